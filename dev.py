@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""The project's two quick-start commands, needing only Python 3.11 and pip.
+
+    python3 dev.py run     # create .venv if needed, fetch MNIST, run the main job
+    python3 dev.py test    # create .venv and .venv-tf221 if needed, run the whole test suite
+
+Environments live inside the checkout (git-ignored) and are installed from the
+committed locks in `requirements/`; they are re-synced whenever a lock or
+`pyproject.toml` changes. `python3 dev.py lock tf215|tf221` regenerates a lock.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import tempfile
+import venv
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class Environment:
+    name: str
+    directory: Path
+    lock: Path
+    direct_requirements: tuple[str, ...]
+
+    @property
+    def python(self) -> Path:
+        return self.directory / "bin" / "python"
+
+
+ENVIRONMENTS = {
+    "tf215": Environment(
+        "tf215", ROOT / ".venv", ROOT / "requirements" / "tf215.txt",
+        ("tensorflow-cpu==2.15.1", "tensorflow-estimator==2.15.0", "keras==2.15.0", "numpy==1.26.4", "pytest", "matplotlib"),
+    ),
+    "tf221": Environment(
+        "tf221", ROOT / ".venv-tf221", ROOT / "requirements" / "tf221.txt",
+        ("tensorflow-cpu==2.21.0", "keras==3.15.1", "pytest", "matplotlib"),
+    ),
+}
+STAMP = ".tf1-migrate-stamp"
+
+
+def say(message: str) -> None:
+    print(f"[dev] {message}", flush=True)
+
+
+def call(*command: object, env: dict[str, str] | None = None) -> int:
+    return subprocess.call([str(part) for part in command], cwd=ROOT, env=env)
+
+
+def check(*command: object) -> None:
+    code = call(*command)
+    if code != 0:
+        raise SystemExit(f"[dev] failed (exit {code}): {' '.join(map(str, command))}")
+
+
+def stamp_of(environment: Environment) -> str:
+    digest = hashlib.sha256()
+    for path in (environment.lock, ROOT / "pyproject.toml"):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def ensure_environment(environment: Environment) -> Path:
+    """Create the venv and install the lock, unless it is already in sync."""
+    stamp_file = environment.directory / STAMP
+    wanted = stamp_of(environment)
+    if environment.python.exists() and stamp_file.exists() and stamp_file.read_text() == wanted:
+        return environment.python
+    if not environment.python.exists():
+        say(f"creating {environment.directory.name}/ ({environment.name})")
+        venv.EnvBuilder(with_pip=True, clear=True).create(environment.directory)
+    say(f"installing {environment.lock.relative_to(ROOT)} into {environment.directory.name}/")
+    pip = (environment.python, "-m", "pip", "--disable-pip-version-check", "--quiet")
+    check(*pip, "install", "-r", environment.lock)
+    check(*pip, "install", "--no-deps", "-e", ROOT)
+    stamp_file.write_text(wanted)
+    return environment.python
+
+
+def fetch_mnist(python: Path) -> None:
+    check(python, "-m", "migrate", "fetch-mnist")
+
+
+def training_environment() -> dict[str, str]:
+    env = dict(os.environ)
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    return env
+
+
+def run_main_job(extra: list[str]) -> int:
+    python = ensure_environment(ENVIRONMENTS["tf215"])
+    fetch_mnist(python)
+    return call(python, "-m", "migrate", "parity", *extra, env=training_environment())
+
+
+def run_tests(extra: list[str]) -> int:
+    python215 = ensure_environment(ENVIRONMENTS["tf215"])
+    python221 = ensure_environment(ENVIRONMENTS["tf221"])
+    fetch_mnist(python215)
+    env = training_environment()
+    env["MIGRATE_TF221_PYTHON"] = str(python221)
+    say("tests on TF 2.15 (legacy, modern, parity, TF-free)")
+    first = call(python215, "-m", "pytest", "tests", *extra, env=env)
+    say("tests on TF 2.21 / Keras 3 (modern and TF-free; tf.estimator does not exist there)")
+    second = call(python221, "-m", "pytest", "tests/modern", "tests/migrate", "-m", "not estimator", *extra, env=env)
+    say(f"TF 2.15 suite exit {first}, TF 2.21 suite exit {second}")
+    return first or second
+
+
+def regenerate_lock(name: str) -> int:
+    environment = ENVIRONMENTS[name]
+    with tempfile.TemporaryDirectory() as scratch:
+        venv.EnvBuilder(with_pip=True).create(scratch)
+        python = Path(scratch) / "bin" / "python"
+        check(python, "-m", "pip", "install", "--quiet", *environment.direct_requirements)
+        frozen = subprocess.run([python, "-m", "pip", "freeze"], capture_output=True, text=True, check=True).stdout
+    header = environment.lock.read_text().splitlines()[:3]
+    environment.lock.write_text("\n".join(header) + "\n" + frozen)
+    say(f"wrote {environment.lock.relative_to(ROOT)}")
+    return 0
+
+
+def lock_command(rest: list[str]) -> int:
+    if len(rest) != 1 or rest[0] not in ENVIRONMENTS:
+        print(USAGE, file=sys.stderr)
+        return 2
+    return regenerate_lock(rest[0])
+
+
+USAGE = "usage: python3 dev.py run [migrate parity flags] | test [pytest flags] | lock tf215|tf221"
+TASKS = {"run": run_main_job, "test": run_tests, "lock": lock_command}
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in TASKS:
+        print(USAGE, file=sys.stderr)
+        return 2
+    return TASKS[argv[0]](argv[1:])
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,1 @@
+"""One module per `migrate` subcommand; each defines `COMMAND` (see `migrate.cli`)."""

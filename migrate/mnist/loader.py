@@ -1,0 +1,72 @@
+"""`load_mnist`: try each source in order, cache the first success, validate always."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from migrate.mnist import formats
+from migrate.mnist.errors import MnistDataError
+from migrate.mnist.sources import CACHE_FILE, SOURCES, SourceContext, from_cache
+
+DATA_DIR_ENV = "MNIST_DATA_DIR"
+CACHE_DIR_ENV = "MIGRATE_CACHE_DIR"
+
+
+@dataclass(frozen=True)
+class MnistData:
+    """The four MNIST arrays and where they came from."""
+
+    x_train: np.ndarray
+    y_train: np.ndarray
+    x_test: np.ndarray
+    y_test: np.ndarray
+    source: str
+
+    def head(self, train: int | None = None, test: int | None = None) -> "MnistData":
+        """The first `train` / `test` examples: small real slices for fast tests."""
+        return MnistData(
+            self.x_train[:train], self.y_train[:train], self.x_test[:test], self.y_test[:test], self.source
+        )
+
+
+def default_cache_dir() -> Path:
+    configured = os.environ.get(CACHE_DIR_ENV)
+    if configured:
+        return Path(configured).expanduser()
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "tf1-migrate"
+
+
+def load_mnist(
+    data_dir: str | os.PathLike | None = None,
+    *,
+    cache_dir: str | os.PathLike | None = None,
+    allow_download: bool = True,
+) -> MnistData:
+    """Return the real MNIST (see `migrate.mnist` for the source order)."""
+    if data_dir is None and os.environ.get(DATA_DIR_ENV):
+        data_dir = os.environ[DATA_DIR_ENV]
+    context = SourceContext(
+        data_dir=Path(data_dir).expanduser() if data_dir is not None else None,
+        cache_dir=Path(cache_dir).expanduser() if cache_dir is not None else default_cache_dir(),
+        allow_download=allow_download,
+    )
+    for source in SOURCES:
+        found = source(context)
+        if found is None:
+            continue
+        arrays, origin = found
+        if source is not from_cache:
+            _write_cache(context.cache_dir / CACHE_FILE, arrays)
+        return MnistData(arrays["x_train"], arrays["y_train"], arrays["x_test"], arrays["y_test"], origin)
+    raise MnistDataError("MNIST not found. Tried: " + "; ".join(context.skipped) + ".")
+
+
+def _write_cache(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    try:
+        formats.write_npz(path, arrays)
+    except OSError:
+        pass  # a read-only cache costs a re-read next time, not correctness

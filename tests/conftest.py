@@ -1,0 +1,29 @@
+"""Suite-wide settings: deterministic CPU kernels and the real MNIST loader."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+# Must be set before TensorFlow is first imported: oneDNN kernels are not bit-reproducible.
+os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config, items):
+    """Everything under tests/legacy needs tf.estimator (TF 2.15 only)."""
+    legacy = TESTS / "legacy"
+    for item in items:
+        if legacy in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.estimator)
+
+
+@pytest.fixture(scope="session")
+def mnist():
+    """The real MNIST through the real loader (cache filled by `dev.py`'s setup step)."""
+    from migrate.mnist import load_mnist
+
+    return load_mnist()
