@@ -1,0 +1,99 @@
+"""The hook → callback mapping, read from the callbacks' own metadata.
+
+Every file in `modern/callbacks/` declares a module-level literal
+`TF1_EQUIVALENT = {...}`; this module reads those literals with `ast` (never
+importing the files, so it needs no TensorFlow) and is the one source of truth
+for the mapping table printed by `migrate hooks`, shown in the README, and used
+by `migrate report` to point each hook at its replacement.
+
+Schema of `TF1_EQUIVALENT`::
+
+    {
+        "hooks": ["StopAtStepHook"],        # TF1 class names this file answers
+        "callback": "StopAtStep",           # class defined in the file, or None
+                                            # when the answer is "no class needed"
+        "methods": {"after_create_session": "on_train_begin",
+                    "after_run": "on_train_batch_end"},
+        "differences": ["num_steps counts from the step at on_train_begin", ...],
+    }
+"""
+from __future__ import annotations
+
+import ast
+import importlib.util
+from dataclasses import dataclass
+from pathlib import Path
+
+METADATA_NAME = "TF1_EQUIVALENT"
+REQUIRED_KEYS = ("hooks", "callback", "methods", "differences")
+
+
+@dataclass(frozen=True)
+class HookEquivalent:
+    hook: str
+    callback: str | None
+    path: str
+    methods: dict[str, str]
+    differences: tuple[str, ...]
+
+
+def callbacks_directory() -> Path:
+    """`modern/callbacks/`, found without importing `modern` (which needs TensorFlow)."""
+    spec = importlib.util.find_spec("modern")
+    if spec is not None and spec.submodule_search_locations:
+        return Path(list(spec.submodule_search_locations)[0]) / "callbacks"
+    return Path(__file__).resolve().parent.parent / "modern" / "callbacks"
+
+
+def read_metadata(path: Path) -> dict | None:
+    """The `TF1_EQUIVALENT` literal of one callback file, or None if it has none."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for node in tree.body:
+        target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else getattr(node, "target", None)
+        if isinstance(target, ast.Name) and target.id == METADATA_NAME and node.value is not None:
+            metadata = ast.literal_eval(node.value)
+            missing = [key for key in REQUIRED_KEYS if key not in metadata]
+            if missing:
+                raise ValueError(f"{path}: {METADATA_NAME} lacks {', '.join(missing)}")
+            return metadata
+    return None
+
+
+def load_hook_map(directory: Path | None = None) -> list[HookEquivalent]:
+    """One entry per TF1 hook class, sorted by hook name."""
+    directory = directory or callbacks_directory()
+    root = directory.parent.parent
+    entries = []
+    for path in sorted(directory.glob("*.py")):
+        metadata = read_metadata(path)
+        if metadata is None:
+            continue
+        for hook in metadata["hooks"]:
+            entries.append(
+                HookEquivalent(
+                    hook=hook,
+                    callback=metadata["callback"],
+                    path=path.relative_to(root).as_posix(),
+                    methods=dict(metadata["methods"]),
+                    differences=tuple(metadata["differences"]),
+                )
+            )
+    return sorted(entries, key=lambda entry: entry.hook)
+
+
+def equivalent_for(hook_class_name: str, directory: Path | None = None) -> HookEquivalent | None:
+    """The entry for a TF1 hook class name such as "LoggingTensorHook"."""
+    return next((entry for entry in load_hook_map(directory) if entry.hook == hook_class_name), None)
+
+
+def markdown_table(entries: list[HookEquivalent]) -> str:
+    lines = [
+        "| TF1 hook | Keras callback | file | method mapping | differences |",
+        "|---|---|---|---|---|",
+    ]
+    for entry in entries:
+        methods = "<br>".join(f"`{hook}` → `{callback}`" for hook, callback in entry.methods.items()) or "—"
+        differences = "<br>".join(entry.differences) or "—"
+        callback = f"`{entry.callback}`" if entry.callback else "*(no class: see file)*"
+        lines.append(f"| `{entry.hook}` | {callback} | [`{entry.path}`]({entry.path}) | {methods} | {differences} |")
+    return "\n".join(lines)
