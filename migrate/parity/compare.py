@@ -1,0 +1,167 @@
+"""Compare two sides: per-step losses, event sequences, final metrics.
+
+Pure Python; every comparison returns a result that says whether parity holds
+and, if not, where it first broke — the line a user needs to start debugging.
+"""
+from __future__ import annotations
+
+import difflib
+import math
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from migrate.parity.tolerance import ToleranceSchedule
+from migrate.protocol import Event
+
+
+@dataclass(frozen=True)
+class LossRow:
+    step: int
+    legacy: float | None
+    modern: float | None
+    abs_diff: float | None
+    rel_diff: float | None
+    allowed: float
+    ok: bool
+
+
+@dataclass
+class LossComparison:
+    rows: list[LossRow]
+    schedule: ToleranceSchedule
+    checked: bool = True
+
+    @property
+    def max_abs_loss_diff(self) -> float | None:
+        diffs = [row.abs_diff for row in self.rows if row.abs_diff is not None]
+        return max(diffs) if diffs else None
+
+    @property
+    def first_difference_step(self) -> int | None:
+        return next((row.step for row in self.rows if row.abs_diff != 0.0), None)
+
+    @property
+    def first_violation(self) -> LossRow | None:
+        return next((row for row in self.rows if not row.ok), None)
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.rows) and (not self.checked or self.first_violation is None)
+
+
+def _relative(a: float, b: float) -> float:
+    scale = max(abs(a), abs(b))
+    return 0.0 if a == b else (abs(a - b) / scale if scale else math.inf)
+
+
+def compare_losses(
+    legacy: dict[int, float], modern: dict[int, float], schedule: ToleranceSchedule, *, checked: bool = True
+) -> LossComparison:
+    """Step-by-step: a step present on one side only, or a NaN, is a violation."""
+    rows = []
+    for step in sorted(set(legacy) | set(modern)):
+        a, b = legacy.get(step), modern.get(step)
+        if a is None or b is None or math.isnan(a) or math.isnan(b):
+            rows.append(LossRow(step, a, b, None, None, schedule.allowed(step), False))
+            continue
+        abs_diff, rel_diff = abs(a - b), _relative(a, b)
+        allowed = schedule.allowed(step)
+        rows.append(LossRow(step, a, b, abs_diff, rel_diff, allowed, rel_diff <= allowed))
+    return LossComparison(rows, schedule, checked)
+
+
+def event_key(event: Event) -> tuple:
+    return (event.get("phase"), event.get("event"), event.get("step"))
+
+
+def describe_event(event: Event | None) -> str:
+    if event is None:
+        return "(nothing)"
+    step = "" if event.get("step") is None else f" step={event['step']}"
+    return f"{event.get('phase')}:{event.get('event')}{step}"
+
+
+@dataclass
+class EventComparison:
+    scenario: str
+    legacy: list[Event]
+    modern: list[Event]
+    rows: list[tuple[str, Event | None, Event | None]] = field(default_factory=list)
+
+    @property
+    def first_divergence(self) -> tuple[int, Event | None, Event | None] | None:
+        for index, (status, left, right) in enumerate(self.rows):
+            if status != "same":
+                return index, left, right
+        return None
+
+    @property
+    def ok(self) -> bool:
+        return self.first_divergence is None
+
+    def divergence_message(self) -> str:
+        divergence = self.first_divergence
+        if divergence is None:
+            return f"{self.scenario}: {len(self.rows)} events match"
+        index, left, right = divergence
+        return (
+            f"{self.scenario}: first divergence at event #{index + 1}: "
+            f"legacy {describe_event(left)} vs modern {describe_event(right)}"
+        )
+
+
+def compare_events(scenario: str, legacy: Sequence[Event], modern: Sequence[Event]) -> EventComparison:
+    """Align the two sequences (difflib) on (phase, event, step); losses are compared separately."""
+    left = [event_key(event) for event in legacy]
+    right = [event_key(event) for event in modern]
+    comparison = EventComparison(scenario, list(legacy), list(modern))
+    matcher = difflib.SequenceMatcher(a=left, b=right, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            comparison.rows += [("same", legacy[i], modern[j]) for i, j in zip(range(i1, i2), range(j1, j2))]
+            continue
+        span = max(i2 - i1, j2 - j1)
+        for offset in range(span):
+            a = legacy[i1 + offset] if i1 + offset < i2 else None
+            b = modern[j1 + offset] if j1 + offset < j2 else None
+            comparison.rows.append(("legacy only" if b is None else "modern only" if a is None else "differs", a, b))
+    return comparison
+
+
+@dataclass(frozen=True)
+class MetricComparison:
+    legacy: dict[str, float]
+    modern: dict[str, float]
+    accuracy_bar: float | None
+    max_accuracy_gap: float
+
+    @property
+    def accuracy_gap(self) -> float:
+        return abs(self.legacy["accuracy"] - self.modern["accuracy"])
+
+    @property
+    def problems(self) -> list[str]:
+        found = []
+        if self.accuracy_gap > self.max_accuracy_gap:
+            found.append(
+                f"test accuracy differs by {100 * self.accuracy_gap:.2f} points "
+                f"(allowed {100 * self.max_accuracy_gap:.2f})"
+            )
+        if self.accuracy_bar is not None:
+            for side, metrics in (("legacy", self.legacy), ("modern", self.modern)):
+                if metrics["accuracy"] < self.accuracy_bar:
+                    found.append(
+                        f"{side} test accuracy {100 * metrics['accuracy']:.2f}% is below the bar {100 * self.accuracy_bar:.2f}%"
+                    )
+        return found
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def compare_metrics(
+    legacy: dict[str, Any], modern: dict[str, Any], *, accuracy_bar: float | None, max_accuracy_gap: float
+) -> MetricComparison:
+    pick = lambda metrics: {key: float(metrics[key]) for key in ("accuracy", "loss") if key in metrics}
+    return MetricComparison(pick(legacy), pick(modern), accuracy_bar, max_accuracy_gap)

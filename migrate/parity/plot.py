@@ -1,0 +1,33 @@
+"""The loss plot: both curves and their difference, as a PNG (matplotlib, headless)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from migrate.parity.result import ParityResult
+
+
+def plot_losses(result: ParityResult, path: Path) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [row for row in result.losses.rows if row.legacy is not None and row.modern is not None]
+    steps = [row.step for row in rows]
+    figure, (top, bottom) = plt.subplots(2, 1, figsize=(9, 6), sharex=True, gridspec_kw={"height_ratios": [3, 2]})
+    top.plot(steps, [row.legacy for row in rows], label="legacy (Estimator)", linewidth=1.6)
+    top.plot(steps, [row.modern for row in rows], label="modern (Keras)", linewidth=1.0, linestyle="--")
+    top.set_ylabel("training loss")
+    top.legend()
+    config = result.config
+    top.set_title(f"parity {config['mode']} / {config['optimizer']}: max |Δ| = {result.losses.max_abs_loss_diff!r}")
+    bottom.plot(steps, [row.abs_diff for row in rows], color="tab:red", linewidth=1.0)
+    bottom.set_ylabel("|Δ loss|")
+    bottom.set_xlabel("global step")
+    if any(row.abs_diff for row in rows):
+        bottom.set_yscale("symlog", linthresh=1e-9)
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return path

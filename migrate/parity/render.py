@@ -1,0 +1,120 @@
+"""Human-readable parity output: the terminal summary and the Markdown report."""
+from __future__ import annotations
+
+from migrate.parity.compare import LossRow, describe_event
+from migrate.parity.result import ParityResult
+from migrate.parity.scenarios import SCENARIOS
+
+
+def _fmt(value: float | None, digits: int = 9) -> str:
+    return "—" if value is None else f"{value:.{digits}g}"
+
+
+def _loss_rows_to_show(rows: list[LossRow], limit: int) -> list[LossRow]:
+    """First few, every divergence up to the limit, and the last: a long run stays readable."""
+    if len(rows) <= limit:
+        return rows
+    keep = {0, 1, 2, len(rows) - 1} | {i for i, row in enumerate(rows) if not row.ok}
+    keep |= set(range(0, len(rows), max(1, len(rows) // (limit - 4))))
+    return [rows[i] for i in sorted(keep)[:limit]]
+
+
+def loss_table(result: ParityResult, *, limit: int = 14, markdown: bool = False) -> list[str]:
+    header = ("step", "legacy", "modern", "|Δ|", "relative Δ", "ok")
+    rows = [
+        (str(row.step), _fmt(row.legacy), _fmt(row.modern), _fmt(row.abs_diff, 3), _fmt(row.rel_diff, 3),
+         "yes" if row.ok else "NO")
+        for row in _loss_rows_to_show(result.losses.rows, limit if not markdown else 40)
+    ]
+    if markdown:
+        return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + ["| " + " | ".join(r) + " |" for r in rows]
+    widths = [max(len(line[i]) for line in [header, *rows]) for i in range(len(header))]
+    return ["  ".join(cell.rjust(width) for cell, width in zip(line, widths)) for line in [header, *rows]]
+
+
+def terminal_summary(result: ParityResult) -> str:
+    config = result.config
+    lines = [
+        f"parity: mode={config['mode']} optimizer={config['optimizer']} steps={config['steps']} "
+        f"batch={config['batch_size']} lr={config['learning_rate']} seed={config['seed']}",
+    ]
+    for side, versions in result.versions.items():
+        lines.append(f"  {side}: " + ", ".join(f"{name} {version}" for name, version in versions.items()))
+    lines += ["", "1. per-step losses", *("   " + line for line in loss_table(result))]
+    lines.append(
+        f"   max |Δloss| = {_fmt(result.losses.max_abs_loss_diff, 6)} over {len(result.losses.rows)} steps; "
+        f"first step that differs: {result.losses.first_difference_step or 'none'}"
+    )
+    lines.append(f"   tolerance: {result.losses.schedule.describe()}")
+    lines.append(f"   why: {result.losses.schedule.explanation}")
+    lines += ["", "2. hook vs callback event sequences"]
+    for item in result.events:
+        lines.append(f"   [{'ok' if item.ok else 'FAIL'}] {item.divergence_message()}")
+        for difference in SCENARIOS.get(item.scenario, None).expected_differences if item.scenario in SCENARIOS else ():
+            lines.append(f"          expected difference: {difference}")
+    metrics = result.metrics
+    lines += ["", "3. final evaluation on the test set"]
+    for side, values in (("legacy", metrics.legacy), ("modern", metrics.modern)):
+        lines.append(f"   {side}: accuracy {100 * values['accuracy']:.2f}%  loss {values.get('loss', float('nan')):.6f}")
+    lines.append(f"   |Δaccuracy| = {100 * metrics.accuracy_gap:.2f} points")
+    lines += ["", *result.notes] if result.notes else []
+    lines.append("")
+    lines.append("PARITY HOLDS" if result.ok else "PARITY BROKEN:\n  - " + "\n  - ".join(result.failures()))
+    return "\n".join(lines)
+
+
+def markdown_report(result: ParityResult, plot_name: str | None) -> str:
+    config = result.config
+    lines = [
+        "# Parity report: legacy (TF1 Estimator) vs modern (Keras)",
+        "",
+        f"**Verdict: {'parity holds' if result.ok else 'parity broken'}.**",
+        "",
+        "| setting | value |", "|---|---|",
+        *(f"| {key} | `{value}` |" for key, value in config.items()),
+        "",
+        "| side | versions |", "|---|---|",
+        *(f"| {side} | " + ", ".join(f"{k} {v}" for k, v in versions.items()) + " |" for side, versions in result.versions.items()),
+        "",
+        "## 1. Per-step losses",
+        "",
+        f"max |Δloss| = `{result.losses.max_abs_loss_diff!r}`; first step that differs: "
+        f"`{result.losses.first_difference_step}`; tolerance: {result.losses.schedule.describe()}.",
+        "",
+        f"Why: {result.losses.schedule.explanation}",
+        "",
+        *loss_table(result, markdown=True),
+        "",
+    ]
+    if plot_name:
+        lines += [f"![losses]({plot_name})", ""]
+    lines += ["## 2. Hook vs callback event sequences", ""]
+    for item in result.events:
+        scenario = SCENARIOS.get(item.scenario)
+        lines.append(f"### {item.scenario}: {'match' if item.ok else 'DIVERGE'}")
+        lines.append("")
+        if scenario:
+            lines.append(scenario.description)
+            lines.append("")
+            lines += [f"- expected difference: {text}" for text in scenario.expected_differences]
+            lines.append("")
+        lines += ["| # | status | legacy (hook) | modern (callback) |", "|---|---|---|---|"]
+        lines += [
+            f"| {index + 1} | {status} | {describe_event(left)} | {describe_event(right)} |"
+            for index, (status, left, right) in enumerate(item.rows)
+        ]
+        lines.append("")
+    metrics = result.metrics
+    lines += [
+        "## 3. Final evaluation",
+        "",
+        "| side | accuracy | loss |", "|---|---|---|",
+        *(f"| {side} | {100 * values['accuracy']:.2f}% | {values.get('loss', float('nan')):.6f} |"
+          for side, values in (("legacy", metrics.legacy), ("modern", metrics.modern))),
+        "",
+        f"|Δaccuracy| = {100 * metrics.accuracy_gap:.2f} points.",
+        "",
+    ]
+    if not result.ok:
+        lines += ["## Failures", "", *(f"- {failure}" for failure in result.failures()), ""]
+    return "\n".join(lines)
