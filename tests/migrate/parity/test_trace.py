@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from migrate.parity import trace as traces
+
+CONFIG = {"mode": "exact", "optimizer": "sgd", "steps": 3, "batch_size": 128, "learning_rate": 0.05, "seed": 1,
+          "dropout_rate": 0.0, "shuffle": False, "data_fingerprint": "abc"}
+
+
+def recorded(tmp_path, weights=None):
+    weights = weights or {"fc1/weights": np.arange(6, dtype=np.float32).reshape(2, 3) / 7}
+    path = tmp_path / "t.json"
+    sides = {"legacy": {"losses": {"1": float(np.float32(2.302585))}, "events": {}, "metrics": {}, "versions": {}}}
+    traces.write_trace(path, traces.build_trace(CONFIG, sides, weights))
+    return path, weights
+
+
+def test_round_trip_keeps_float32_bits_and_weights(tmp_path):
+    path, weights = recorded(tmp_path)
+    loaded = traces.read_trace(path)
+    assert np.float32(loaded["sides"]["legacy"]["losses"]["1"]) == np.float32(2.302585)
+    decoded = traces.decode_weights(loaded["initial_weights"])
+    np.testing.assert_array_equal(decoded["fc1/weights"], weights["fc1/weights"])
+    assert decoded["fc1/weights"].dtype == np.float32
+
+
+def test_corrupt_json_is_a_clear_error(tmp_path):
+    path, _ = recorded(tmp_path)
+    path.write_text(path.read_text()[:50])
+    with pytest.raises(traces.TraceError, match="not valid JSON.*corrupt or truncated"):
+        traces.read_trace(path)
+
+
+def test_missing_trace_file(tmp_path):
+    with pytest.raises(traces.TraceError, match="cannot read trace"):
+        traces.read_trace(tmp_path / "nope.json")
+
+
+def test_format_version_mismatch(tmp_path):
+    path, _ = recorded(tmp_path)
+    data = json.loads(path.read_text())
+    data["format_version"] = 99
+    path.write_text(json.dumps(data))
+    with pytest.raises(traces.TraceError, match="format version 99.*reads version 1"):
+        traces.read_trace(path)
+
+
+def test_not_a_trace(tmp_path):
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps({"hello": 1}))
+    with pytest.raises(traces.TraceError, match="not a tf1-migrate parity trace"):
+        traces.read_trace(path)
+
+
+def test_other_config_names_the_difference_and_the_flags(tmp_path):
+    path, _ = recorded(tmp_path)
+    loaded = traces.read_trace(path)
+    with pytest.raises(traces.TraceError, match=r"steps: trace 3 vs now 300.*--steps 3"):
+        traces.check_config_matches(loaded, dict(CONFIG, steps=300), path)
+    traces.check_config_matches(loaded, dict(CONFIG), path)
