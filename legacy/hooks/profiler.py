@@ -1,0 +1,20 @@
+"""`ProfilerHook`: write a Chrome trace (`timeline-<step>.json`) every N steps.
+
+The traces open in chrome://tracing. The hook traces the run of the step
+after each trigger (including the first step of the session).
+
+Twin: `modern/callbacks/profiler.py` (`TensorBoard(profile_batch=(a, b))` /
+`tf.profiler.experimental`).
+"""
+from __future__ import annotations
+
+import tensorflow as tf
+
+
+def make_profiler_hook(
+    output_dir: str, save_steps: int | None = 100, save_secs: float | None = None, show_memory: bool = False
+) -> tf.compat.v1.train.ProfilerHook:
+    """Trace one step every `save_steps` steps (or `save_secs` seconds) into `output_dir`."""
+    return tf.compat.v1.train.ProfilerHook(
+        save_steps=save_steps, save_secs=save_secs, output_dir=output_dir, show_dataflow=True, show_memory=show_memory
+    )
