@@ -1,0 +1,180 @@
+"""The legacy `model_fn` network as a Keras model, step for step the same math.
+
+conv 20 5×5 VALID → max-pool 2 → conv 40 5×5 VALID → max-pool 2 → fc 256 →
+dropout → fc 256 → dropout → fc 10, sparse softmax cross-entropy averaged over
+the batch. Layer names are the legacy variable scopes ("conv1" … "logits"):
+a layer's `kernel` is the legacy ``<name>/weights``, its `bias` ``<name>/biases``
+(see `modern.weights`).
+
+Why the details matter: with copied weights, dropout 0, the same batches, SGD
+and ``TF_ENABLE_ONEDNN_OPTS=0``, the per-step losses equal the TF1 Estimator's
+bit for bit. That needs the same float ops in the same order:
+
+* pixels are cast to float32 and *divided* by 255.0 (multiplying by 1/255
+  rounds differently);
+* the loss is ``sum(per-example cross-entropy) / N``, which is what
+  ``tf.compat.v1.losses.sparse_softmax_cross_entropy`` computes (a weighted
+  sum divided by the count of non-zero weights); its gradient is the upstream
+  gradient divided by N, exact for N a power of two such as 128;
+* optimizers use TF1's hyperparameters: Adam beta1 0.9, beta2 0.999 and
+  epsilon 1e-8 (Keras' default is 1e-7), SGD without momentum.
+
+Keras' ``logs["loss"]`` is a running mean over the epoch, not the loss of the
+step; the train step therefore also returns ``step_loss`` (the loss of that
+very step) and ``global_step`` (``optimizer.iterations`` after the update),
+which the callbacks in `modern.callbacks` read. The same code runs on Keras
+2.15 and Keras 3.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import keras
+import tensorflow as tf
+
+DEFAULT_PARAMS: dict[str, Any] = {
+    "learning_rate": 1e-3,
+    "optimizer": "adam",
+    "dropout_rate": 0.5,
+    "adam_epsilon": 1e-8,
+}
+"""The legacy hyperparameters; `build_model(params=...)` overrides them key by key."""
+
+OPTIMIZERS = ("adam", "sgd")
+LAYER_NAMES = ("conv1", "conv2", "fc1", "fc2", "logits")
+IMAGE_SHAPE = (28, 28)
+
+
+def merged_params(params: Mapping[str, Any] | None) -> dict[str, Any]:
+    """`DEFAULT_PARAMS` overridden by `params`; unknown keys are an error (a typo would be ignored)."""
+    params = dict(params or {})
+    unknown = sorted(set(params) - set(DEFAULT_PARAMS) - {"seed"})
+    if unknown:
+        raise ValueError(
+            f"build_model: unknown params {unknown}; expected keys among {sorted(DEFAULT_PARAMS)}."
+        )
+    return {**DEFAULT_PARAMS, **params}
+
+
+def make_optimizer(params: Mapping[str, Any]) -> keras.optimizers.Optimizer:
+    """Adam or plain SGD with the TF1 optimizers' hyperparameters."""
+    name = params["optimizer"]
+    learning_rate = float(params["learning_rate"])
+    if name == "adam":
+        return keras.optimizers.Adam(
+            learning_rate=learning_rate, beta_1=0.9, beta_2=0.999, epsilon=float(params["adam_epsilon"])
+        )
+    if name == "sgd":
+        return keras.optimizers.SGD(learning_rate=learning_rate, momentum=0.0)
+    raise ValueError(f"build_model: params['optimizer'] is {name!r}; expected one of {OPTIMIZERS}.")
+
+
+def mean_cross_entropy(labels: tf.Tensor, logits: tf.Tensor) -> tf.Tensor:
+    """Sum of per-example sparse softmax cross-entropy divided by the batch size.
+
+    The same ops as ``tf.compat.v1.losses.sparse_softmax_cross_entropy``
+    (reduce_sum, then divide by the example count), so the forward value and
+    the gradient are bit-identical to TF1's.
+    """
+    per_example = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.cast(labels, tf.int32), logits=logits)
+    count = tf.cast(tf.size(per_example), per_example.dtype)
+    return tf.math.divide_no_nan(tf.reduce_sum(per_example), count)
+
+
+class Normalize(keras.layers.Layer):
+    """uint8 pixels → float32 in [0, 1]: cast, then divide by 255.0 (the legacy ops exactly)."""
+
+    def call(self, images: tf.Tensor) -> tf.Tensor:
+        return tf.reshape(tf.cast(images, tf.float32) / 255.0, [-1, *IMAGE_SHAPE, 1])
+
+
+class MnistConvNet(keras.Model):
+    """The conv net; `train_step`/`test_step` report `step_loss` and `global_step`.
+
+    Build it with `build_model`, which also compiles it and creates the
+    optimizer's variables (so checkpoints always hold them).
+    """
+
+    def __init__(self, dropout_rate: float = 0.5, seed: int = 0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.dropout_rate = float(dropout_rate)
+        initializer = keras.initializers.GlorotUniform
+        self.normalize = Normalize(name="normalize")
+        self.conv1 = keras.layers.Conv2D(20, 5, padding="valid", activation="relu", name="conv1",
+                                         kernel_initializer=initializer(seed=seed))
+        self.pool1 = keras.layers.MaxPooling2D(2, strides=2, padding="valid", name="pool1")
+        self.conv2 = keras.layers.Conv2D(40, 5, padding="valid", activation="relu", name="conv2",
+                                         kernel_initializer=initializer(seed=seed + 1))
+        self.pool2 = keras.layers.MaxPooling2D(2, strides=2, padding="valid", name="pool2")
+        self.flatten = keras.layers.Flatten(name="flatten")
+        self.fc1 = keras.layers.Dense(256, activation="relu", name="fc1", kernel_initializer=initializer(seed=seed + 2))
+        self.dropout1 = keras.layers.Dropout(self.dropout_rate, seed=seed + 5, name="dropout1")
+        self.fc2 = keras.layers.Dense(256, activation="relu", name="fc2", kernel_initializer=initializer(seed=seed + 3))
+        self.dropout2 = keras.layers.Dropout(self.dropout_rate, seed=seed + 6, name="dropout2")
+        self.logits = keras.layers.Dense(10, name="logits", kernel_initializer=initializer(seed=seed + 4))
+        self.loss_tracker = keras.metrics.Mean(name="loss")
+        self.accuracy_tracker = keras.metrics.SparseCategoricalAccuracy(name="accuracy")
+
+    def call(self, images: tf.Tensor, training: bool | None = None) -> tf.Tensor:
+        x = self.normalize(images)
+        x = self.pool1(self.conv1(x))
+        x = self.pool2(self.conv2(x))
+        x = self.flatten(x)
+        x = self.dropout1(self.fc1(x), training=training)
+        x = self.dropout2(self.fc2(x), training=training)
+        return self.logits(x)
+
+    @property
+    def metrics(self) -> list:
+        """Reset by Keras at the start of every epoch and every evaluate."""
+        return [self.loss_tracker, self.accuracy_tracker]
+
+    def _step_logs(self, loss: tf.Tensor) -> dict[str, tf.Tensor]:
+        return {
+            "loss": self.loss_tracker.result(),
+            "accuracy": self.accuracy_tracker.result(),
+            "step_loss": loss,
+            "global_step": tf.identity(self.optimizer.iterations),
+        }
+
+    def train_step(self, data: tuple[tf.Tensor, tf.Tensor]) -> dict[str, tf.Tensor]:
+        """One optimizer step on one batch; logs the running means and the step's own loss."""
+        images, labels = data
+        with tf.GradientTape() as tape:
+            logits = self(images, training=True)
+            loss = mean_cross_entropy(labels, logits)
+        gradients = tape.gradient(loss, self.trainable_variables)
+        self.optimizer.apply_gradients(zip(gradients, self.trainable_variables))
+        self.loss_tracker.update_state(loss, sample_weight=tf.shape(labels)[0])
+        self.accuracy_tracker.update_state(labels, logits)
+        return self._step_logs(loss)
+
+    def test_step(self, data: tuple[tf.Tensor, tf.Tensor]) -> dict[str, tf.Tensor]:
+        """Loss and accuracy of one batch; `loss`/`accuracy` are means over the batches so far."""
+        images, labels = data
+        logits = self(images, training=False)
+        loss = mean_cross_entropy(labels, logits)
+        self.loss_tracker.update_state(loss, sample_weight=tf.shape(labels)[0])
+        self.accuracy_tracker.update_state(labels, logits)
+        return self._step_logs(loss)
+
+    def predict_step(self, data: Any) -> tf.Tensor:
+        """Logits for a batch of images (labels, if the dataset has them, are ignored)."""
+        images = data[0] if isinstance(data, (tuple, list)) else data
+        return self(images, training=False)
+
+
+def build_model(params: dict | None = None, seed: int = 0) -> keras.Model:
+    """The compiled, built model with the optimizer's variables created.
+
+    `params`: see `DEFAULT_PARAMS`. `seed` seeds the initializers and dropout;
+    initial weights are NOT the legacy ones for the same seed (copy them with
+    `modern.weights.load_legacy_checkpoint` for parity).
+    """
+    params = merged_params(params)
+    model = MnistConvNet(dropout_rate=params["dropout_rate"], seed=int(seed), name="mnist_conv_net")
+    model(tf.zeros([1, *IMAGE_SHAPE], tf.uint8), training=False)
+    optimizer = make_optimizer(params)
+    model.compile(optimizer=optimizer)
+    optimizer.build(model.trainable_variables)
+    return model
