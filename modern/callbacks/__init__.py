@@ -1,0 +1,38 @@
+"""One Keras callback per TF1 `SessionRunHook`, one copyable file each.
+
+Each file imports only TensorFlow, Keras, numpy and the standard library, so
+it can be copied alone into another project; each declares the literal
+`TF1_EQUIVALENT` that `migrate hooks` turns into the mapping table. Files
+without a class (`feed_fn`, `global_step_waiter`, `iterator_initializer`)
+document why no callback is needed. This module only re-exports.
+"""
+from __future__ import annotations
+
+from modern.callbacks.checkpoint_saver import CheckpointSaver, CheckpointSaverListener, make_checkpoint
+from modern.callbacks.early_stopping import EarlyStopping
+from modern.callbacks.event_recorder import EventRecorder
+from modern.callbacks.final_ops import FinalOps
+from modern.callbacks.logging_tensor import LoggingTensor
+from modern.callbacks.nan_tensor import NanLossDuringTrainingError, NanTensor
+from modern.callbacks.profiler import Profiler
+from modern.callbacks.step_counter import StepCounter
+from modern.callbacks.stop_at_step import StopAtStep
+from modern.callbacks.stop_on_condition import StopOnCondition
+from modern.callbacks.summary_saver import SummarySaver
+
+__all__ = [
+    "CheckpointSaver",
+    "CheckpointSaverListener",
+    "EarlyStopping",
+    "EventRecorder",
+    "FinalOps",
+    "LoggingTensor",
+    "NanLossDuringTrainingError",
+    "NanTensor",
+    "Profiler",
+    "StepCounter",
+    "StopAtStep",
+    "StopOnCondition",
+    "SummarySaver",
+    "make_checkpoint",
+]

@@ -1,0 +1,170 @@
+"""`CheckpointSaver`: TF1's checkpoint schedule (start, every N steps/secs, end) and listeners.
+
+Replaces `tf.compat.v1.train.CheckpointSaverHook(checkpoint_dir,
+save_secs=None, save_steps=None, checkpoint_basename="model.ckpt",
+listeners=None)` and `CheckpointSaverListener` (twin:
+`legacy/hooks/checkpoint_saver.py`). Keras' `ModelCheckpoint(save_freq=N)`
+saves neither at the start nor at the end and has no listeners;
+`BackupAndRestore` is for resuming, not for a checkpoint history.
+
+Method mapping: `begin` → listeners' `begin` in `on_train_begin`;
+`after_create_session` (save at the start step) → `on_train_begin`;
+`after_run` (save when due; a listener's `after_save` returning True requests
+a stop) → `on_train_batch_end`; `end` (save the last step unless just saved,
+listeners' `end`) → `on_train_end`.
+
+Semantics kept from TF1: a checkpoint at the start step (0 for a new model),
+then at the first step at least `save_steps` after the previous save (or once
+`save_secs` have passed), then at the end if the last step was not saved;
+files are ``<checkpoint_dir>/<basename>-<global step>`` with a ``checkpoint``
+state file, so `tf.train.latest_checkpoint(checkpoint_dir)` finds the newest.
+
+Differences:
+
+* the checkpoint is object-based (`tf.train.Checkpoint(model=model,
+  optimizer=model.optimizer)`), not name-based; restore it with the same
+  structure (`make_checkpoint`), or write name-based TF1 checkpoints with
+  `modern.weights.save_legacy_checkpoint`;
+* listeners receive the model instead of a session:
+  ``before_save(model, step)``, ``after_save(model, step) -> bool``,
+  ``end(model, step)``; subclass `CheckpointSaverListener` below;
+* `max_to_keep` (default 5, as TF1's Saver) is applied by a CheckpointManager.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import time
+from typing import Sequence
+
+import keras
+import tensorflow as tf
+
+TF1_EQUIVALENT = {
+    "hooks": ["CheckpointSaverHook", "CheckpointSaverListener"],
+    "callback": "CheckpointSaver",
+    "methods": {
+        "begin": "on_train_begin",
+        "after_create_session": "on_train_begin",
+        "after_run": "on_train_batch_end",
+        "end": "on_train_end",
+    },
+    "differences": [
+        "object-based tf.train.Checkpoint(model, optimizer) instead of a name-based Saver",
+        "listeners get the model instead of a session; after_save returning True sets model.stop_training",
+        "saves at the start step and at the end like TF1 (Keras ModelCheckpoint does neither)",
+    ],
+}
+
+
+class CheckpointSaverListener:
+    """Hooks into saving; subclass and override what you need (all no-ops here)."""
+
+    def begin(self) -> None:
+        """Called in `on_train_begin`, before the first save."""
+
+    def before_save(self, model: keras.Model, step: int) -> None:
+        """Called before each save."""
+
+    def after_save(self, model: keras.Model, step: int) -> bool | None:
+        """Called after each save; return True to stop training after this step."""
+        return None
+
+    def end(self, model: keras.Model, step: int) -> None:
+        """Called in `on_train_end` after the final save."""
+
+
+def make_checkpoint(model: keras.Model) -> tf.train.Checkpoint:
+    """The object structure `CheckpointSaver` writes: restore with ``make_checkpoint(model).restore(path)``."""
+    return tf.train.Checkpoint(model=model, optimizer=model.optimizer)
+
+
+class CheckpointSaver(keras.callbacks.Callback):
+    """Saves at the start step, every `save_steps` steps or `save_secs` seconds, and at the end.
+
+    Args:
+        checkpoint_dir: where ``<checkpoint_basename>-<step>`` files go.
+        save_steps / save_secs: the schedule; give exactly one.
+        checkpoint_basename: file prefix, "model.ckpt" as in TF1.
+        listeners: `CheckpointSaverListener`-like objects.
+        max_to_keep: how many recent checkpoints to keep.
+
+    After training, `saved_steps` lists the global steps saved.
+    """
+
+    def __init__(
+        self,
+        checkpoint_dir: str | os.PathLike,
+        save_steps: int | None = None,
+        save_secs: float | None = None,
+        checkpoint_basename: str = "model.ckpt",
+        listeners: Sequence[CheckpointSaverListener] = (),
+        max_to_keep: int = 5,
+        logger: logging.Logger | None = None,
+    ) -> None:
+        super().__init__()
+        if (save_steps is None) == (save_secs is None):
+            raise ValueError(
+                f"CheckpointSaver: give exactly one of save_steps and save_secs, got save_steps={save_steps!r}, "
+                f"save_secs={save_secs!r}."
+            )
+        self.checkpoint_dir = os.fspath(checkpoint_dir)
+        self.save_steps = save_steps
+        self.save_secs = save_secs
+        self.checkpoint_basename = checkpoint_basename
+        self.listeners = list(listeners)
+        self.max_to_keep = max_to_keep
+        self.logger = logger or logging.getLogger("tensorflow")
+        self.saved_steps: list[int] = []
+        self._manager: tf.train.CheckpointManager | None = None
+        self._last_saved_step: int | None = None
+        self._last_saved_time: float | None = None
+
+    def _step(self) -> int:
+        return int(self.model.optimizer.iterations.numpy())
+
+    def _due(self, step: int) -> bool:
+        if self._last_saved_step is None:
+            return True
+        if step == self._last_saved_step:
+            return False
+        if self.save_secs is not None:
+            return time.time() >= self._last_saved_time + self.save_secs
+        return step >= self._last_saved_step + self.save_steps
+
+    def _save(self, step: int) -> bool:
+        """Save at `step`; True when a listener asked to stop."""
+        for listener in self.listeners:
+            listener.before_save(self.model, step)
+        path = self._manager.save(checkpoint_number=step)
+        self._last_saved_step, self._last_saved_time = step, time.time()
+        self.saved_steps.append(step)
+        self.logger.info("Saving checkpoints for %d into %s.", step, path)
+        should_stop = False
+        for listener in self.listeners:
+            if listener.after_save(self.model, step):
+                self.logger.info("A CheckpointSaverListener requested that training be stopped. listener: %s", listener)
+                should_stop = True
+        return should_stop
+
+    def on_train_begin(self, logs: dict | None = None) -> None:
+        for listener in self.listeners:
+            listener.begin()
+        self._manager = tf.train.CheckpointManager(
+            make_checkpoint(self.model), self.checkpoint_dir, max_to_keep=self.max_to_keep,
+            checkpoint_name=self.checkpoint_basename,
+        )
+        self._last_saved_step = None
+        self._save(self._step())
+
+    def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
+        step = self._step()
+        if self._due(step) and self._save(step):
+            self.model.stop_training = True
+
+    def on_train_end(self, logs: dict | None = None) -> None:
+        step = self._step()
+        if step != self._last_saved_step:
+            self._save(step)
+        for listener in self.listeners:
+            listener.end(self.model, step)

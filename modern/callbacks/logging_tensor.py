@@ -1,0 +1,147 @@
+"""`LoggingTensor`: log values every N steps or seconds, and at the end, as `LoggingTensorHook` does.
+
+Replaces `tf.compat.v1.train.LoggingTensorHook(tensors, every_n_iter=None,
+every_n_secs=None, at_end=False, formatter=None)` (twin:
+`legacy/hooks/logging_tensor.py`).
+
+Method mapping: `begin` → `on_train_begin` (resets the counter and timer),
+`before_run` (decides whether this step logs) → `on_train_batch_begin`,
+`after_run` → `on_train_batch_end`, `end` → `on_train_end` (``at_end``).
+
+Semantics kept from TF1: the first step of every `fit` logs, then every
+`every_n_iter` steps (counted from the start of that `fit`, not the global
+step) or once `every_n_secs` have passed, for as long as training runs —
+unlike the official migration guide's example, which logs only the first N
+batches and never again. Lines read ``tag = value, tag = value (0.123 sec)``
+with the seconds since the previous line, or whatever `formatter(values)`
+returns.
+
+Differences:
+
+* tensors by graph name do not exist: `tensors` names keys of the train
+  step's logs (``step_loss``, ``global_step``, metrics); a dict maps the
+  printed tag to the log key. A value the train step does not report must be
+  added to what `train_step` returns;
+* ``at_end`` logs the values of the last step; TF1 ran the tensors once more
+  in `end`, which for non-trainable values is the same.
+
+Example::
+
+    LoggingTensor({"step": "global_step", "loss": "step_loss"}, every_n_iter=100)
+"""
+from __future__ import annotations
+
+import logging
+import time
+from typing import Callable, Mapping, Sequence
+
+import keras
+import numpy as np
+
+TF1_EQUIVALENT = {
+    "hooks": ["LoggingTensorHook"],
+    "callback": "LoggingTensor",
+    "methods": {
+        "begin": "on_train_begin",
+        "before_run": "on_train_batch_begin",
+        "after_run": "on_train_batch_end",
+        "end": "on_train_end",
+    },
+    "differences": [
+        "tensors name keys of the train step's logs, not graph tensors",
+        "keeps logging every N steps for the whole run (the official guide's example stops after N)",
+        "at_end logs the last step's values instead of running the tensors again",
+    ],
+}
+
+
+class LoggingTensor(keras.callbacks.Callback):
+    """Logs chosen log values on the first step, then every N steps or seconds.
+
+    Args:
+        tensors: log keys, or a dict ``{tag: log key}``.
+        every_n_iter: log every N steps of this `fit`.
+        every_n_secs: log when this many seconds have passed since the last line.
+        at_end: also log at `on_train_end`. Give `at_end` and/or exactly one of
+            `every_n_iter` / `every_n_secs`.
+        formatter: ``formatter({tag: value}) -> str`` replaces the default line.
+        logger: default: the "tensorflow" logger, where TF1 logged.
+    """
+
+    def __init__(
+        self,
+        tensors: Sequence[str] | Mapping[str, str],
+        every_n_iter: int | None = None,
+        every_n_secs: float | None = None,
+        at_end: bool = False,
+        formatter: Callable[[dict], str] | None = None,
+        logger: logging.Logger | None = None,
+    ) -> None:
+        super().__init__()
+        self.only_log_at_end = at_end and every_n_iter is None and every_n_secs is None
+        if not self.only_log_at_end and (every_n_iter is None) == (every_n_secs is None):
+            raise ValueError(
+                "LoggingTensor: give at_end=True and/or exactly one of every_n_iter and every_n_secs; got "
+                f"every_n_iter={every_n_iter!r}, every_n_secs={every_n_secs!r}, at_end={at_end!r}."
+            )
+        if every_n_iter is not None and every_n_iter <= 0:
+            raise ValueError(f"LoggingTensor: every_n_iter must be positive, got {every_n_iter!r}.")
+        self.tags = dict(tensors) if isinstance(tensors, Mapping) else {key: key for key in tensors}
+        self.every_n_iter = every_n_iter
+        self.every_n_secs = every_n_secs
+        self.at_end = at_end
+        self.formatter = formatter
+        self.logger = logger or logging.getLogger("tensorflow")
+        self._iter_count = 0
+        self._should_trigger = False
+        self._last_logs: dict | None = None
+        self._last_triggered_iter: int | None = None
+        self._last_triggered_time: float | None = None
+
+    def _due(self, iteration: int) -> bool:
+        if self._last_triggered_iter is None:
+            return True
+        if iteration == self._last_triggered_iter:
+            return False
+        if self.every_n_secs is not None:
+            return time.time() >= self._last_triggered_time + self.every_n_secs
+        return iteration >= self._last_triggered_iter + self.every_n_iter
+
+    def _log(self, logs: dict) -> None:
+        missing = [key for key in self.tags.values() if key not in logs]
+        if missing:
+            raise KeyError(
+                f"LoggingTensor: {missing} not in the logs (keys: {sorted(logs)}); log keys come from what "
+                "train_step returns."
+            )
+        values = {tag: logs[key] for tag, key in self.tags.items()}
+        now = time.time()
+        elapsed = None if self._last_triggered_time is None else now - self._last_triggered_time
+        self._last_triggered_iter, self._last_triggered_time = self._iter_count, now
+        if self.formatter is not None:
+            self.logger.info(self.formatter(values))
+            return
+        with np.printoptions(suppress=True):
+            line = ", ".join(f"{tag} = {np.asarray(value)}" for tag, value in values.items())
+        if elapsed is None:
+            self.logger.info("%s", line)
+        else:
+            self.logger.info("%s (%.3f sec)", line, elapsed)
+
+    def on_train_begin(self, logs: dict | None = None) -> None:
+        self._iter_count = 0
+        self._last_logs = None
+        self._last_triggered_iter = self._last_triggered_time = None
+
+    def on_train_batch_begin(self, batch: int, logs: dict | None = None) -> None:
+        self._should_trigger = not self.only_log_at_end and self._due(self._iter_count)
+
+    def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
+        self._last_logs = dict(logs or {})
+        if self._should_trigger:
+            self._log(self._last_logs)
+        self._iter_count += 1
+
+    def on_train_end(self, logs: dict | None = None) -> None:
+        if self.at_end and self._last_logs is not None:
+            self._log(self._last_logs)

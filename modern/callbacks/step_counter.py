@@ -1,0 +1,107 @@
+"""`StepCounter`: global steps per second to the logs, the log and TensorBoard, as `StepCounterHook` does.
+
+Replaces `tf.compat.v1.train.StepCounterHook(every_n_steps=100,
+every_n_secs=None, output_dir=None)` (twin: `legacy/hooks/step_counter.py`).
+Keras' `TensorBoard(write_steps_per_second=True)` writes a similar number per
+batch or epoch, not on TF1's schedule.
+
+Method mapping: `begin` → `on_train_begin`; `after_run` → `on_train_batch_end`;
+`end` → `on_train_end` (flushes the writer).
+
+Semantics kept from TF1: the first step of a `fit` only starts the clock;
+afterwards, at the first step at least `every_n_steps` past the previous
+measurement (or once `every_n_secs` have passed), it computes
+``elapsed steps / elapsed seconds`` and records it as ``global_step/sec``
+(summary tag and log line, at the global step).
+
+Differences: the rate is also put into that batch's ``logs["global_step/sec"]``
+for callbacks after this one; `rates` keeps ``(step, rate)`` pairs.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import time
+
+import keras
+import tensorflow as tf
+
+TF1_EQUIVALENT = {
+    "hooks": ["StepCounterHook"],
+    "callback": "StepCounter",
+    "methods": {"begin": "on_train_begin", "after_run": "on_train_batch_end", "end": "on_train_end"},
+    "differences": [
+        "the rate is also added to logs['global_step/sec'] for later callbacks",
+        "TensorBoard(write_steps_per_second=True) is the stock near-equivalent, on a per-batch/epoch schedule",
+    ],
+}
+
+TAG = "global_step/sec"
+
+
+class StepCounter(keras.callbacks.Callback):
+    """Measures global steps per second every N steps (or seconds).
+
+    Args:
+        every_n_steps / every_n_secs: the schedule; exactly one may be set
+            (``every_n_steps=100`` by default; as in TF1, pass
+            ``every_n_steps=None`` with `every_n_secs`).
+        output_dir: write a ``global_step/sec`` scalar summary there (optional).
+        logger: default: the "tensorflow" logger.
+    """
+
+    def __init__(
+        self,
+        every_n_steps: int | None = 100,
+        every_n_secs: float | None = None,
+        output_dir: str | os.PathLike | None = None,
+        logger: logging.Logger | None = None,
+    ) -> None:
+        super().__init__()
+        if (every_n_steps is None) == (every_n_secs is None):
+            raise ValueError(
+                f"StepCounter: give exactly one of every_n_steps and every_n_secs, got every_n_steps={every_n_steps!r}, "
+                f"every_n_secs={every_n_secs!r}."
+            )
+        self.every_n_steps = every_n_steps
+        self.every_n_secs = every_n_secs
+        self.output_dir = None if output_dir is None else os.fspath(output_dir)
+        self.logger = logger or logging.getLogger("tensorflow")
+        self.rates: list[tuple[int, float]] = []
+        self._writer = None
+        self._last_step: int | None = None
+        self._last_time: float | None = None
+
+    def _due(self, step: int) -> bool:
+        if self._last_step is None:
+            return True
+        if step == self._last_step:
+            return False
+        if self.every_n_secs is not None:
+            return time.time() >= self._last_time + self.every_n_secs
+        return step >= self._last_step + self.every_n_steps
+
+    def on_train_begin(self, logs: dict | None = None) -> None:
+        self._last_step = self._last_time = None
+        if self.output_dir is not None and self._writer is None:
+            self._writer = tf.summary.create_file_writer(self.output_dir)
+
+    def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
+        step = int(self.model.optimizer.iterations.numpy())
+        if not self._due(step):
+            return
+        now = time.time()
+        if self._last_step is not None and now > self._last_time:
+            rate = (step - self._last_step) / (now - self._last_time)
+            self.rates.append((step, rate))
+            if logs is not None:
+                logs[TAG] = rate
+            if self._writer is not None:
+                with self._writer.as_default():
+                    tf.summary.scalar(TAG, rate, step=step)
+            self.logger.info("%s: %g", TAG, rate)
+        self._last_step, self._last_time = step, now
+
+    def on_train_end(self, logs: dict | None = None) -> None:
+        if self._writer is not None:
+            self._writer.flush()

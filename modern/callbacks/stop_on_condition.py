@@ -1,0 +1,86 @@
+"""`StopOnCondition`: stop training when a condition on (step, loss) holds.
+
+Replaces the custom `StopOnConditionHook` (twin:
+`legacy/hooks/stop_on_condition.py`) and, more generally, any hook that calls
+`run_context.request_stop()` on a condition — including the Estimator's
+`make_early_stopping_hook(estimator, should_stop_fn)` and the threshold hooks
+`stop_if_higher_hook` / `stop_if_lower_hook`.
+
+Method mapping: `after_run` → `on_train_batch_end`;
+`run_context.request_stop()` → `model.stop_training = True`.
+
+Semantics kept from TF1: the condition is evaluated after every step with the
+completed global step and that step's loss; when it holds, the stop happens
+after this step, and every callback still sees this step (put an
+`EventRecorder` after this callback to record the request).
+
+Differences:
+
+* the loss is ``logs["step_loss"]`` (the step's own loss, reported by
+  `modern.model`), or ``None`` if the train step does not report it;
+  ``logs["loss"]`` would be the running mean;
+* `make_early_stopping_hook` checks every `run_every_secs` (60 by default)
+  and its `should_stop_fn` takes no arguments: pass
+  ``lambda step, loss: should_stop_fn()`` and `run_every_steps`;
+* training only: Keras 2.15 cannot stop `evaluate`/`predict` (Keras 3 has
+  `stop_evaluating`/`stop_predicting`).
+
+Example::
+
+    StopOnCondition(lambda step, loss: loss < 0.05 or step >= 1000)
+"""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+import keras
+
+TF1_EQUIVALENT = {
+    "hooks": ["StopOnConditionHook", "make_early_stopping_hook", "stop_if_higher_hook", "stop_if_lower_hook"],
+    "callback": "StopOnCondition",
+    "methods": {"after_run": "on_train_batch_end", "request_stop": "model.stop_training = True"},
+    "differences": [
+        "the loss is logs['step_loss'] (the step's own loss)",
+        "make_early_stopping_hook's should_stop_fn takes no arguments and runs every 60 s by default; wrap it",
+        "training only (Keras 2.15 cannot stop evaluate/predict)",
+    ],
+}
+
+StopCondition = Callable[[int, Optional[float]], bool]
+
+
+class StopOnCondition(keras.callbacks.Callback):
+    """Calls ``should_stop(step, loss)`` after each step (every `run_every_steps`) and stops when True.
+
+    Args:
+        should_stop: gets the completed global step and its loss.
+        run_every_steps: check only every N global steps (1: every step).
+        loss_key: the log key with the step's loss.
+    """
+
+    def __init__(self, should_stop: StopCondition, run_every_steps: int = 1, loss_key: str = "step_loss") -> None:
+        super().__init__()
+        if not callable(should_stop):
+            raise TypeError(f"StopOnCondition: should_stop must be callable, got {should_stop!r}.")
+        if run_every_steps < 1:
+            raise ValueError(f"StopOnCondition: run_every_steps must be >= 1, got {run_every_steps!r}.")
+        self.should_stop = should_stop
+        self.run_every_steps = run_every_steps
+        self.loss_key = loss_key
+        self.stopped_at: int | None = None
+        self._last_checked: int | None = None
+
+    def on_train_begin(self, logs: dict | None = None) -> None:
+        self._last_checked = None
+        self.stopped_at = None
+
+    def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
+        logs = logs or {}
+        step = int(self.model.optimizer.iterations.numpy())
+        if self._last_checked is not None and step < self._last_checked + self.run_every_steps:
+            return
+        self._last_checked = step
+        loss = logs.get(self.loss_key)
+        if self.should_stop(step, None if loss is None else float(loss)):
+            self.stopped_at = step
+            self.model.stop_training = True

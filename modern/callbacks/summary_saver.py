@@ -1,0 +1,126 @@
+"""`SummarySaver`: scalar summaries every N steps or seconds, as `SummarySaverHook` does.
+
+Replaces `tf.compat.v1.train.SummarySaverHook(save_steps=None, save_secs=None,
+output_dir=None, summary_op=...)` (twin: `legacy/hooks/summary_saver.py`).
+Keras' `TensorBoard(update_freq=N)` writes every N batches of an epoch, with
+``logs["loss"]`` being a running mean.
+
+Method mapping: `begin` → `on_train_begin` (opens the writer);
+`before_run` (decides whether this step writes) → `on_train_batch_begin`;
+`after_run` (writes) → `on_train_batch_end`; `end` → `on_train_end` (flush).
+
+Semantics kept from TF1: the first step of each `fit` writes, then the first
+step at least `save_steps` after the previous write (or once `save_secs` have
+passed); values are written at the global step after the update.
+
+Differences: the values are the train step's logs (all numeric keys, or
+`keys`), not a merged graph summary op. ``step_loss`` is what a TF1
+``tf.summary.scalar("loss", loss)`` recorded; histograms or images must be
+written with `tf.summary` inside `train_step`.
+"""
+from __future__ import annotations
+
+import numbers
+import os
+import time
+from typing import Sequence
+
+import keras
+import numpy as np
+import tensorflow as tf
+
+TF1_EQUIVALENT = {
+    "hooks": ["SummarySaverHook"],
+    "callback": "SummarySaver",
+    "methods": {
+        "begin": "on_train_begin",
+        "before_run": "on_train_batch_begin",
+        "after_run": "on_train_batch_end",
+        "end": "on_train_end",
+    },
+    "differences": [
+        "writes scalars from the train step's logs instead of running a summary op",
+        "logs['loss'] is a running mean; logs['step_loss'] is the step's loss that TF1 summarised",
+        "histograms/images: call tf.summary inside train_step",
+    ],
+}
+
+
+class SummarySaver(keras.callbacks.Callback):
+    """Writes scalar summaries of the logs to `output_dir` on TF1's schedule.
+
+    Args:
+        output_dir: the event-file directory (TensorBoard's logdir).
+        save_steps / save_secs: the schedule; give exactly one.
+        keys: log keys to write (default: every numeric key but ``global_step``).
+
+    `written_steps` lists the global steps written.
+    """
+
+    def __init__(
+        self,
+        output_dir: str | os.PathLike,
+        save_steps: int | None = None,
+        save_secs: float | None = None,
+        keys: Sequence[str] | None = None,
+    ) -> None:
+        super().__init__()
+        if (save_steps is None) == (save_secs is None):
+            raise ValueError(
+                f"SummarySaver: give exactly one of save_steps and save_secs, got save_steps={save_steps!r}, "
+                f"save_secs={save_secs!r}."
+            )
+        self.output_dir = os.fspath(output_dir)
+        self.save_steps = save_steps
+        self.save_secs = save_secs
+        self.keys = None if keys is None else list(keys)
+        self.written_steps: list[int] = []
+        self._writer = None
+        self._next_step: int | None = None
+        self._request = False
+        self._last_step: int | None = None
+        self._last_time: float | None = None
+
+    def _due(self, step: int) -> bool:
+        if self._last_step is None:
+            return True
+        if step == self._last_step:
+            return False
+        if self.save_secs is not None:
+            return time.time() >= self._last_time + self.save_secs
+        return step >= self._last_step + self.save_steps
+
+    def _values(self, logs: dict) -> dict[str, float]:
+        if self.keys is not None:
+            missing = [key for key in self.keys if key not in logs]
+            if missing:
+                raise KeyError(f"SummarySaver: {missing} not in the logs (keys: {sorted(logs)}).")
+            return {key: float(logs[key]) for key in self.keys}
+        return {
+            key: float(value)
+            for key, value in logs.items()
+            if key != "global_step" and isinstance(value, (numbers.Number, np.generic, np.ndarray)) and np.size(value) == 1
+        }
+
+    def on_train_begin(self, logs: dict | None = None) -> None:
+        if self._writer is None:
+            self._writer = tf.summary.create_file_writer(self.output_dir)
+        self._next_step = None
+        self._last_step = self._last_time = None
+
+    def on_train_batch_begin(self, batch: int, logs: dict | None = None) -> None:
+        self._request = self._next_step is None or self._due(self._next_step)
+
+    def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
+        step = int(self.model.optimizer.iterations.numpy())
+        if self._request:
+            self._last_step, self._last_time = step, time.time()
+            with self._writer.as_default():
+                for key, value in self._values(logs or {}).items():
+                    tf.summary.scalar(key, value, step=step)
+            self.written_steps.append(step)
+        self._next_step = step + 1
+
+    def on_train_end(self, logs: dict | None = None) -> None:
+        if self._writer is not None:
+            self._writer.flush()
