@@ -13,6 +13,8 @@ checkpoint, then calls `train` / `evaluate` / `predict` with its own hooks and
 from __future__ import annotations
 
 import os
+import re
+from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
@@ -205,12 +207,17 @@ def _check_weights(weights: Mapping[str, np.ndarray]) -> None:
             raise ValueError(f"weights[{name!r}] has shape {np.shape(weights[name])}, expected {shape}.")
 
 
-def checkpoint_steps(model_dir: str | os.PathLike) -> list[int]:
-    """Global steps of the checkpoints the model dir's `checkpoint` state lists, oldest first."""
-    state = tf.train.get_checkpoint_state(str(model_dir))
-    if state is None:
-        return []
-    return [int(path.rsplit("-", 1)[1]) for path in state.all_model_checkpoint_paths]
+def checkpoint_steps(model_dir: str | os.PathLike, basename: str = "model.ckpt") -> list[int]:
+    """Global steps of the complete checkpoints on disk, oldest first.
+
+    A checkpoint is complete once its `.index` file exists: TensorFlow writes
+    it last, after the data files, and only then updates the `checkpoint`
+    state file. (With `keep_checkpoint_max=None` the state file lists only
+    the latest checkpoint, so it cannot be used to list them all.)
+    """
+    pattern = re.compile(rf"{re.escape(basename)}-(\d+)\.index$")
+    matches = (pattern.match(path.name) for path in Path(model_dir).glob(f"{basename}-*.index"))
+    return sorted(int(match.group(1)) for match in matches if match)
 
 
 def latest_step(model_dir: str | os.PathLike) -> int | None:

@@ -13,6 +13,7 @@ from legacy.hooks.event_recorder import EventRecorderHook, load_events
 from legacy.hooks.final_ops import make_final_ops_hook
 from legacy.hooks.iterator_initializer import IteratorInitializerHook
 from legacy.hooks.logging_tensor import make_logging_tensor_hook
+from legacy.hooks.names import GLOBAL_STEP, LOSS, value_of
 from legacy.hooks.nan_tensor import make_nan_tensor_hook
 from legacy.hooks.profiler import make_profiler_hook
 from legacy.hooks.step_counter import make_step_counter_hook
@@ -22,6 +23,8 @@ from legacy.hooks.stop_on_condition import StopOnConditionHook
 from legacy.hooks.summary_saver import make_summary_saver_hook
 
 __all__ = [
+    "GLOBAL_STEP",
+    "LOSS",
     "CheckpointLogListener",
     "EventRecorderHook",
     "IteratorInitializerHook",
@@ -37,4 +40,5 @@ __all__ = [
     "make_step_counter_hook",
     "make_stop_at_step_hook",
     "make_summary_saver_hook",
+    "value_of",
 ]

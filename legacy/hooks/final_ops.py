@@ -2,8 +2,9 @@
 
 `Estimator.evaluate` uses one to read the metric values after the last batch;
 in a `MonitoredTrainingSession` loop it reads final values (say the global
-step or a weight norm) without an extra session. Tensors may be given by name
-(``"global_step:0"``), so the hook can be built before the graph. Not run when
+step or a weight norm) without an extra session. Tensors may be given by name,
+so the hook can be built before the graph; a variable's value is
+`legacy.hooks.names.value_of(name)`. Not run when
 the loop ends with an error other than input exhaustion.
 
 Twin: `modern/callbacks/final_ops.py` (`evaluate(return_dict=True)` /

@@ -1,7 +1,10 @@
 """`LoggingTensorHook`: print named tensors every N steps, as the TF1 MNIST tutorial does.
 
-Real code passes tensor *names* (``{"loss": "loss", "step": "global_step"}``)
-because the hook is built before the graph; it resolves them in `begin`.
+Real code passes tensor *names* because the hook is built before the graph;
+it resolves them in `begin`. TF1 code wrote ``"global_step"`` for the step;
+with TF 2.x resource variables that is the handle, so the default reads
+`legacy.hooks.names.GLOBAL_STEP` instead.
+
 `Estimator.train` already adds one for loss and step every
 `RunConfig.log_step_count_steps`.
 
@@ -14,7 +17,9 @@ from typing import Callable, Mapping
 
 import tensorflow as tf
 
-DEFAULT_TENSORS = {"loss": "loss", "step": "global_step"}
+from legacy.hooks.names import GLOBAL_STEP, LOSS
+
+DEFAULT_TENSORS = {"loss": LOSS, "step": GLOBAL_STEP}
 
 
 def make_logging_tensor_hook(
