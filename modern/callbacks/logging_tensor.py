@@ -55,6 +55,13 @@ TF1_EQUIVALENT = {
 }
 
 
+def _printable(value: object) -> object:
+    """Keras 3 reports integer logs (the global step) as floats: print 7.0 as 7."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return np.asarray(value)
+
+
 class LoggingTensor(keras.callbacks.Callback):
     """Logs chosen log values on the first step, then every N steps or seconds.
 
@@ -122,7 +129,7 @@ class LoggingTensor(keras.callbacks.Callback):
             self.logger.info(self.formatter(values))
             return
         with np.printoptions(suppress=True):
-            line = ", ".join(f"{tag} = {np.asarray(value)}" for tag, value in values.items())
+            line = ", ".join(f"{tag} = {_printable(value)}" for tag, value in values.items())
         if elapsed is None:
             self.logger.info("%s", line)
         else:

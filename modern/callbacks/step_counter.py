@@ -39,6 +39,13 @@ TF1_EQUIVALENT = {
 TAG = "global_step/sec"
 
 
+def write_scalar(tag: str, value: float, step: int) -> None:
+    """`tf.summary.scalar` without the `tensorboard` package (TF 2.16+ no longer requires it)."""
+    metadata = tf.compat.v1.SummaryMetadata()
+    metadata.plugin_data.plugin_name = "scalars"
+    tf.summary.write(tag, tf.constant(float(value), tf.float32), step=step, metadata=metadata)
+
+
 class StepCounter(keras.callbacks.Callback):
     """Measures global steps per second every N steps (or seconds).
 
@@ -98,7 +105,7 @@ class StepCounter(keras.callbacks.Callback):
                 logs[TAG] = rate
             if self._writer is not None:
                 with self._writer.as_default():
-                    tf.summary.scalar(TAG, rate, step=step)
+                    write_scalar(TAG, rate, step)
             self.logger.info("%s: %g", TAG, rate)
         self._last_step, self._last_time = step, now
 

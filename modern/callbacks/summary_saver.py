@@ -46,6 +46,13 @@ TF1_EQUIVALENT = {
 }
 
 
+def write_scalar(tag: str, value: float, step: int) -> None:
+    """`tf.summary.scalar` without the `tensorboard` package (TF 2.16+ no longer requires it)."""
+    metadata = tf.compat.v1.SummaryMetadata()
+    metadata.plugin_data.plugin_name = "scalars"
+    tf.summary.write(tag, tf.constant(float(value), tf.float32), step=step, metadata=metadata)
+
+
 class SummarySaver(keras.callbacks.Callback):
     """Writes scalar summaries of the logs to `output_dir` on TF1's schedule.
 
@@ -117,7 +124,7 @@ class SummarySaver(keras.callbacks.Callback):
             self._last_step, self._last_time = step, time.time()
             with self._writer.as_default():
                 for key, value in self._values(logs or {}).items():
-                    tf.summary.scalar(key, value, step=step)
+                    write_scalar(key, value, step)
             self.written_steps.append(step)
         self._next_step = step + 1
 
