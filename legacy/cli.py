@@ -99,12 +99,19 @@ def _load_data(args: argparse.Namespace):
     return data.head(getattr(args, "train_examples", None), args.test_examples)
 
 
+def _not_a_deprecation_notice(record: logging.LogRecord) -> bool:
+    message = record.getMessage()
+    return "deprecat" not in message and "tf.keras" not in message
+
+
 def _quiet_tensorflow(verbose: bool) -> None:
+    """TensorFlow's INFO log (loss every N steps) with --verbose, errors only otherwise; no deprecation spam."""
     import tensorflow as tf
 
     logger = tf.get_logger()
     logger.setLevel(logging.INFO if verbose else logging.ERROR)
-    logger.addFilter(lambda record: "deprecat" not in record.getMessage() and "tf.keras" not in record.getMessage())
+    if _not_a_deprecation_notice not in logger.filters:
+        logger.addFilter(_not_a_deprecation_notice)
 
 
 def _print_evaluation(metrics: dict, examples: int) -> None:
