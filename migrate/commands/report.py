@@ -1,0 +1,95 @@
+"""`migrate report PATH...`: what in a codebase must change for TF2, and how."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from migrate.cli import Command, UsageError
+
+DESCRIPTION = """\
+Scan Python files and notebooks (never importing them; TensorFlow is not needed)
+for TF1 constructs: Estimators, SessionRunHooks and their Keras callback
+mapping, sessions and placeholders, graph-mode iterators, tf.contrib, ...
+
+exit status: 0 no findings, 1 findings (0 with --exit-zero), 2 usage error.
+Suppress a finding with a comment on its line: `# migrate: ignore[TFM301]`
+(or `# migrate: ignore` for every rule). `migrate rules` lists the rules,
+`migrate explain CODE` prints one rule's documentation.
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    from migrate.report.formats import load_formats
+    from migrate.report.sources import DEFAULT_MAX_BYTES
+
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="files or directories to scan (.py and .ipynb)")
+    parser.add_argument("--format", choices=sorted(load_formats()), default="text", help="output format (default: text)")
+    parser.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE instead of stdout")
+    parser.add_argument("--select", metavar="CODES", default="", help="comma-separated codes or prefixes to report (e.g. TFM2,TFM301)")
+    parser.add_argument("--ignore", metavar="CODES", default="", help="comma-separated codes or prefixes not to report")
+    parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    parser.add_argument("--jobs", "-j", type=int, default=0, metavar="N", help="worker processes (default: one per CPU)")
+    parser.add_argument(
+        "--max-file-size", type=int, default=DEFAULT_MAX_BYTES, metavar="BYTES",
+        help=f"skip files larger than this (default: {DEFAULT_MAX_BYTES})",
+    )
+    parser.add_argument("--emit-callbacks", metavar="DIR", help="write a Keras callback skeleton per SessionRunHook subclass into DIR")
+    parser.add_argument("--callbacks-dir", metavar="DIR", help=argparse.SUPPRESS)
+
+
+def _codes(text: str, option: str) -> tuple[str, ...]:
+    from migrate.report.registry import load_rules
+
+    codes = tuple(code.strip().upper() for code in text.split(",") if code.strip())
+    known = load_rules()
+    unknown = [code for code in codes if not any(rule.startswith(code) for rule in known)]
+    if unknown:
+        raise UsageError(f"{option}: unknown rule code(s) {', '.join(unknown)}; `migrate rules` lists them")
+    return codes
+
+
+def run(args: argparse.Namespace) -> int:
+    from migrate.report.formats import load_formats
+    from migrate.report.scaffold import emit_callbacks
+    from migrate.report.scanner import ScanOptions, scan
+
+    missing = [path for path in args.paths if not os.path.lexists(path)]
+    if missing:
+        raise UsageError(f"no such file or directory: {', '.join(missing)}")
+    if args.jobs < 0:
+        raise UsageError(f"--jobs must be 0 (one per CPU) or more, got {args.jobs}")
+    if args.max_file_size <= 0:
+        raise UsageError(f"--max-file-size must be positive, got {args.max_file_size}")
+    options = ScanOptions(
+        jobs=args.jobs,
+        max_bytes=args.max_file_size,
+        select=_codes(args.select, "--select"),
+        ignore=_codes(args.ignore, "--ignore"),
+        callbacks_dir=Path(args.callbacks_dir) if args.callbacks_dir else None,
+        progress=sys.stderr if sys.stderr.isatty() else None,
+    )
+    report = scan(args.paths, options)
+    rendered = load_formats()[args.format](report)
+    if args.output:
+        try:
+            Path(args.output).write_text(rendered, encoding="utf-8")
+        except OSError as error:
+            raise UsageError(f"cannot write --output {args.output}: {error.strerror or error}") from None
+        print(f"migrate report: wrote {args.format} report to {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(rendered)
+    if args.emit_callbacks:
+        written = emit_callbacks(report.hooks, args.emit_callbacks)
+        print(f"migrate report: wrote {len(written)} callback skeleton(s) to {args.emit_callbacks}", file=sys.stderr)
+    return 0 if args.exit_zero else report.exit_code
+
+
+COMMAND = Command(
+    name="report",
+    help="scan a TF1 codebase and report what must change (no TensorFlow needed)",
+    configure=configure,
+    run=run,
+    description=DESCRIPTION,
+)

@@ -1,0 +1,256 @@
+"""One file, one pass: parse, resolve aliases, dispatch checks on `type(node)`.
+
+The tree is walked once with an explicit stack, collecting the nodes rule
+checks registered for, the import and assignment nodes the alias table needs,
+and every maximal name chain (`tf.compat.v1.train.Saver`, not its inner
+`tf.compat.v1.train`). Chains rooted in a TensorFlow alias become
+`Reference`s and are dispatched like nodes. Files that bind no TensorFlow
+name run no checks: every rule is about a TensorFlow API. Their classes are
+still recorded, because a hook may subclass a base defined elsewhere.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Callable
+
+from migrate.report.aliases import build_alias_table, dotted_parts
+from migrate.report.context import FileContext, Reference
+from migrate.report.model import ClassInfo, FileResult, Finding, HookUse, MethodInfo
+from migrate.report.names import display
+from migrate.report.registry import CHECKS, load_rules
+from migrate.report.sources import DEFAULT_MAX_BYTES, SkipFile, SourceFile, module_names, read_source
+
+PROTOCOL_METHODS = ("begin", "after_create_session", "before_run", "after_run", "end")
+SUPPRESSION = re.compile(r"#\s*migrate:\s*ignore(?:\[([^\]]*)\])?")
+_SESSION_RECEIVER = re.compile(r"sess", re.IGNORECASE)
+_PYTHON2_HINTS = (
+    (re.compile(r"^\s*print\s+[^\s(=.,)\]]"), "print statement"),
+    (re.compile(r"^\s*except\s+[\w.]+\s*,\s*\w+\s*:"), "`except X, e`"),
+    (re.compile(r"^\s*exec\s+[\"'\w]"), "exec statement"),
+    (re.compile(r"^\s*raise\s+[\w.]+\s*,"), "`raise E, message`"),
+    (re.compile(r"(?<![\w.])0[0-7]+\b"), "old octal literal"),
+    (re.compile(r"\bur[\"']"), "`ur''` string"),
+)
+_LEAVES = frozenset({ast.Constant, ast.Load, ast.Store, ast.Del, ast.alias, ast.Pass, ast.Break, ast.Continue})
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+Locator = Callable[[int], tuple[int | None, int]]
+
+
+def analyse_file(source: SourceFile, max_bytes: int = DEFAULT_MAX_BYTES) -> FileResult:
+    """Scan one file; problems become `FileResult.skipped`, never exceptions."""
+    load_rules()
+    result = FileResult(path=source.display)
+    try:
+        text = read_source(source, max_bytes)
+    except SkipFile as reason:
+        result.skipped = str(reason)
+        return result
+    try:
+        tree = ast.parse(text.text, filename=source.display)
+    except SyntaxError as error:
+        result.skipped = describe_syntax_error(error, text.text)
+        return result
+    except (ValueError, RecursionError, MemoryError) as error:
+        result.skipped = f"cannot be parsed: {type(error).__name__}: {error}"
+        return result
+    result.module, result.module_names = module_names(source)
+    result.notes = list(text.notes)
+    result.lines = text.text.count("\n") + 1
+    locate = _locator(text.positions)
+    package = result.module if source.path.endswith("__init__.py") else result.module.rpartition(".")[0]
+    try:
+        analyse_tree(tree, text.text, result, locate, package)
+    except RecursionError:
+        result.skipped = "too deeply nested to analyse"
+        result.findings.clear()
+        result.classes.clear()
+    return result
+
+
+def analyse_tree(tree: ast.Module, text: str, result: FileResult, locate: Locator, package: str) -> None:
+    interesting, chains, imports, assignments = _collect(tree)
+    top_level = [node.name for node in tree.body if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))]
+    aliases = build_alias_table(imports, assignments, top_level, package)
+    context = FileContext(tree, aliases, assignments)
+    result.exports = aliases.bindings
+    if aliases.binds_tensorflow():
+        interesting.extend(_references(chains, aliases))
+        for node in interesting:
+            for rule, check in CHECKS.get(type(node), ()):
+                for flagged, message in check(node, context):
+                    cell, line = locate(flagged.lineno)
+                    result.findings.append(Finding(result.path, cell, line, flagged.col_offset, rule.code, message))
+    classes = [node for node in interesting if type(node) is ast.ClassDef]
+    if classes:
+        result.classes = _class_infos(tree, context, result.module, locate, result.path)
+    if "migrate:" in text:
+        result.suppressions = _suppressions(text, locate)
+
+
+def _collect(tree: ast.Module):
+    wanted = frozenset(node_type for node_type in CHECKS if issubclass(node_type, ast.AST)) | {ast.ClassDef}
+    interesting: list = []
+    chains: list[tuple[ast.AST, ast.AST | None]] = []
+    imports: list[ast.Import | ast.ImportFrom] = []
+    assignments: list[ast.Assign | ast.AnnAssign] = []
+    stack: list[tuple[ast.AST, ast.AST | None]] = [(tree, None)]
+    pop, push = stack.pop, stack.append
+    Name, Attribute, Load, AST = ast.Name, ast.Attribute, ast.Load, ast.AST
+    binders = {ast.Import: imports, ast.ImportFrom: imports, ast.Assign: assignments, ast.AnnAssign: assignments}
+    while stack:
+        node, parent = pop()
+        kind = type(node)
+        if kind in wanted:
+            interesting.append(node)
+        if kind is Name or kind is Attribute:
+            if type(parent) is not Attribute and type(node.ctx) is Load:
+                chains.append((node, parent))
+            if kind is Name:
+                continue
+        elif kind in binders:
+            binders[kind].append(node)
+        elif kind in _LEAVES:
+            continue
+        fields = _FIELDS.get(kind)
+        if fields is None:
+            fields = _FIELDS[kind] = tuple(field for field in kind._fields if field != "ctx")
+        for field in fields:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, AST):
+                        push((item, node))
+            elif isinstance(value, AST):
+                push((value, node))
+    return interesting, chains, imports, assignments
+
+
+def _references(chains: list[tuple[ast.AST, ast.AST | None]], aliases) -> list[Reference]:
+    roots = {name for name, value in aliases.bindings.items() if value.partition(".")[0] in ("tensorflow", "tensorflow_estimator")}
+    references = []
+    for node, parent in chains:
+        root = node
+        while type(root) is ast.Attribute:
+            root = root.value
+        if type(root) is not ast.Name or root.id not in roots:
+            continue
+        name = aliases.tensorflow_name(node)
+        if name is not None:
+            references.append(Reference(node, name, ".".join(dotted_parts(node) or ()), parent))
+    return references
+
+
+def _class_infos(tree: ast.Module, context: FileContext, module: str, locate: Locator, path: str) -> list[ClassInfo]:
+    found = list(_iter_classes(tree.body, ""))
+    local = {}
+    for node, qualname in found:
+        local.setdefault(node.name, qualname)
+    infos = []
+    for node, qualname in found:
+        bases, texts = [], []
+        for base in node.bases:
+            parts = dotted_parts(base)
+            texts.append(".".join(parts) if parts else ast.unparse(base))
+            resolved = context.qualified(base)
+            if resolved is None and parts and parts[0] in local:
+                resolved = ".".join([module, local[parts[0]], *parts[1:]])
+            bases.append(resolved)
+        cell, line = locate(node.lineno)
+        infos.append(ClassInfo(qualname, line, node.col_offset, cell, bases, texts, _methods(node, context, locate, path)))
+    return infos
+
+
+def _iter_classes(body: list[ast.stmt], prefix: str):
+    for statement in body:
+        if isinstance(statement, ast.ClassDef):
+            qualname = f"{prefix}{statement.name}"
+            yield statement, qualname
+            yield from _iter_classes(statement.body, f"{qualname}.")
+        elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield from _iter_classes(statement.body, f"{prefix}{statement.name}.<locals>.")
+        else:
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                block = getattr(statement, field, None)
+                if isinstance(block, list):
+                    yield from _iter_classes([item for item in block if isinstance(item, ast.stmt)], prefix)
+                    for item in block:
+                        if isinstance(item, (ast.ExceptHandler, getattr(ast, "match_case", ast.ExceptHandler))):
+                            yield from _iter_classes(item.body, prefix)
+
+
+def _methods(node: ast.ClassDef, context: FileContext, locate: Locator, path: str) -> dict[str, MethodInfo]:
+    methods = {}
+    for statement in node.body:
+        if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        cell, line = locate(statement.lineno)
+        method = MethodInfo(statement.name, line)
+        if statement.name in PROTOCOL_METHODS:
+            method.uses = _hook_uses(statement, context, locate, path)
+        methods[statement.name] = method
+    return methods
+
+
+def _hook_uses(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, context: FileContext, locate: Locator, path: str
+) -> list[HookUse]:
+    uses = []
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        cell, line = locate(node.lineno)
+        if isinstance(func, ast.Attribute) and func.attr == "request_stop":
+            uses.append(HookUse("request_stop", path, cell, line, node.col_offset, _text(func)))
+        elif isinstance(func, ast.Attribute) and func.attr == "run" and _SESSION_RECEIVER.search(_text(func.value)):
+            uses.append(HookUse("session_run", path, cell, line, node.col_offset, _text(func)))
+        elif function.name == "begin":
+            name = context.tensorflow_name(func)
+            if name is not None and not name.startswith("tensorflow.logging."):
+                uses.append(HookUse("graph_building", path, cell, line, node.col_offset, display(name)))
+    return sorted(uses, key=lambda use: (use.line, use.column))
+
+
+def _text(node: ast.AST) -> str:
+    parts = dotted_parts(node)
+    return ".".join(parts) if parts else ast.unparse(node)
+
+
+def _suppressions(text: str, locate: Locator) -> dict[tuple[int | None, int], frozenset[str] | None]:
+    suppressions = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if "migrate:" not in line:
+            continue
+        match = SUPPRESSION.search(line)
+        if match:
+            codes = match.group(1)
+            selected = frozenset(code.strip().upper() for code in codes.split(",") if code.strip()) if codes else None
+            suppressions[locate(number)] = selected
+    return suppressions
+
+
+def _locator(positions: list[tuple[int, int]] | None) -> Locator:
+    if positions is None:
+        return lambda line: (None, line)
+
+    def locate(line: int) -> tuple[int | None, int]:
+        if 1 <= line <= len(positions):
+            return positions[line - 1]
+        return (None, line)
+
+    return locate
+
+
+def describe_syntax_error(error: SyntaxError, text: str) -> str:
+    """The skip reason: Python 2 source named as such, other errors with their line."""
+    message = error.msg or "invalid syntax"
+    if "Missing parentheses in call to" in message:
+        return f"Python 2 source ({message.split(' Did you')[0].lower()} at line {error.lineno}); port it to Python 3 first"
+    lines = text.splitlines()
+    error_line = lines[error.lineno - 1] if error.lineno and 0 < error.lineno <= len(lines) else ""
+    for pattern, what in _PYTHON2_HINTS:
+        if pattern.search(error_line):
+            return f"Python 2 source ({what} at line {error.lineno}); port it to Python 3 first"
+    return f"syntax error at line {error.lineno}: {message}"

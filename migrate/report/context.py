@@ -1,0 +1,74 @@
+"""What a rule check sees of the file it runs on."""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from functools import cached_property
+
+from migrate.report.aliases import AliasTable, dotted_parts
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A maximal name chain (`tf.compat.v1.train.Saver`) that resolves into TensorFlow.
+
+    `name` is canonical (`tensorflow.train.Saver`), `spelling` is what the
+    file wrote, `parent` the node that contains the chain (a `Call` when the
+    name is called). Rules that match on API names register for this type.
+    """
+
+    node: ast.AST
+    name: str
+    spelling: str
+    parent: ast.AST | None
+
+
+class FileContext:
+    """One file's alias table and facts shared by its checks."""
+
+    def __init__(self, tree: ast.Module, aliases: AliasTable, assignments: list[ast.Assign | ast.AnnAssign]) -> None:
+        self.tree = tree
+        self.aliases = aliases
+        self.assignments = assignments
+
+    def tensorflow_name(self, node: ast.AST) -> str | None:
+        """Canonical TensorFlow name of a chain, or None (not a chain, or not TensorFlow)."""
+        return self.aliases.tensorflow_name(node)
+
+    def qualified(self, node: ast.AST) -> str | None:
+        """The fully qualified dotted name of a chain whatever its library, or None."""
+        return self.aliases.qualified(node)
+
+    @cached_property
+    def array_names(self) -> frozenset[str]:
+        """Names bound to in-memory arrays: results of `numpy.*` calls or of `*.load_data()`."""
+        names: set[str] = set()
+        for node in self.assignments:
+            if isinstance(node, ast.Assign) and self.is_array_expression(node.value, frozenset()):
+                for target in node.targets:
+                    names.update(_bound_names(target))
+        return frozenset(names)
+
+    def is_array_expression(self, node: ast.AST, array_names: frozenset[str] | None = None) -> bool:
+        known = self.array_names if array_names is None else array_names
+        if isinstance(node, ast.Call):
+            parts = dotted_parts(node.func) or []
+            if parts and parts[-1] == "load_data":
+                return True
+            qualified = self.qualified(node.func)
+            if qualified is not None:
+                return qualified.partition(".")[0] == "numpy"
+            return bool(parts) and parts[-1] in ("astype", "reshape")
+        if isinstance(node, ast.Name):
+            return node.id in known
+        if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.value, ast.Name):
+            return node.value.id in known and not isinstance(node, ast.Attribute)
+        return False
+
+
+def _bound_names(target: ast.AST) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [name for element in target.elts for name in _bound_names(element)]
+    return []

@@ -1,0 +1,37 @@
+"""Which callback in `modern/callbacks/` replaces which built-in hook.
+
+A thin, cached view of `migrate.hook_map` (the one source of truth: each
+callback file's `TF1_EQUIVALENT` literal). While those files are missing or
+malformed the map is empty and rules fall back to generic advice. The
+directory can be overridden (`--callbacks-dir`, tests); worker processes
+receive it with each chunk of files.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from migrate.hook_map import HookEquivalent, load_hook_map
+
+_loaded: dict[Path | None, dict[str, HookEquivalent]] = {}
+_directory: Path | None = None
+
+
+def use_directory(directory: Path | None) -> None:
+    global _directory
+    _directory = directory
+
+
+def equivalents(directory: Path | None = None) -> dict[str, HookEquivalent]:
+    """hook class name → its entry; `{}` (generic advice) when the map cannot be read."""
+    if directory not in _loaded:
+        try:
+            _loaded[directory] = {entry.hook: entry for entry in load_hook_map(directory)}
+        except (OSError, SyntaxError, ValueError) as error:
+            print(f"migrate report: hook map unavailable ({error}); giving generic callback advice", file=sys.stderr)
+            _loaded[directory] = {}
+    return _loaded[directory]
+
+
+def hook_equivalent(hook_name: str) -> HookEquivalent | None:
+    return equivalents(_directory).get(hook_name)

@@ -1,0 +1,64 @@
+"""Machine-readable JSON: summary, findings, hooks, skipped files."""
+from __future__ import annotations
+
+import json
+
+import migrate
+from migrate.report.formats import register_format
+from migrate.report.scanner import Report
+
+
+def as_dict(report: Report) -> dict:
+    return {
+        "tool": {"name": "migrate report", "version": migrate.__version__},
+        "paths": report.paths,
+        "summary": {
+            "files_scanned": len(report.files),
+            "files_skipped": len(report.skipped),
+            "findings": len(report.findings),
+            "suppressed": report.suppressed,
+            "hook_subclasses": len(report.hooks),
+            "by_rule": report.counts_by_rule(),
+            "by_file": report.counts_by_file(),
+            "effort": report.effort(),
+            "elapsed_seconds": round(report.elapsed, 3),
+        },
+        "findings": [
+            {
+                "path": finding.path,
+                "cell": finding.cell,
+                "line": finding.line,
+                "column": finding.column + 1,
+                "code": finding.code,
+                "name": report.rules[finding.code].name,
+                "fix": report.rules[finding.code].fix,
+                "modern_equivalent": report.rules[finding.code].modern_equivalent,
+                "message": finding.message,
+            }
+            for finding in report.findings
+        ],
+        "hooks": [
+            {
+                "path": hook.path,
+                "cell": hook.cell,
+                "line": hook.line,
+                "module": hook.module,
+                "class": hook.qualname,
+                "tensorflow_base": hook.tensorflow_base,
+                "chain": hook.chain,
+                "methods": [
+                    {"name": method.name, "defined_in": method.defined_in, "callback": method.callback, "callbacks": list(method.callbacks)}
+                    for method in hook.methods
+                ],
+                "equivalent": None if hook.equivalent is None else {"callback": hook.equivalent.callback, "path": hook.equivalent.path},
+            }
+            for hook in report.hooks
+        ],
+        "skipped": [{"path": result.path, "reason": result.skipped} for result in report.skipped],
+        "notes": report.notes,
+    }
+
+
+@register_format("json")
+def render(report: Report) -> str:
+    return json.dumps(as_dict(report), indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,198 @@
+"""The whole-codebase pass: which classes are SessionRunHooks, and what they become.
+
+Runs after every file is analysed. Classes are indexed by module (each file
+under every dotted name it may be imported by); a base is resolved through
+the importing file's alias table, then through the target module's own
+imports (re-exports), across files and packages. A class is a hook when a
+chain of bases ends in a TensorFlow `*Hook` class: `SessionRunHook` itself or
+a built-in hook such as `LoggingTensorHook`. When the scanned tree is
+TensorFlow itself, its own `SessionRunHook` definition is recognised by its
+canonical name.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from migrate.hook_map import HookEquivalent
+from migrate.protocol import KERAS_TO_TF1
+from migrate.report.analysis import PROTOCOL_METHODS
+from migrate.report.model import ClassInfo, FileResult, HookUse
+from migrate.report.names import canonical, display, is_tensorflow
+
+HOOK_ROOTS = frozenset({"tensorflow.train.SessionRunHook", "tensorflow.estimator.SessionRunHook"})
+
+
+def _invert(mapping: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    inverted: dict[str, list[str]] = {}
+    for keras_method, hook_methods in mapping.items():
+        for hook_method in hook_methods:
+            inverted.setdefault(hook_method, []).append(keras_method)
+    return {hook_method: tuple(methods) for hook_method, methods in inverted.items()}
+
+
+TF1_TO_KERAS: dict[str, tuple[str, ...]] = _invert(KERAS_TO_TF1)
+"""SessionRunHook method → the Keras callback methods standing for it; the `on_train_*` one first."""
+
+
+@dataclass(frozen=True)
+class HookMethod:
+    name: str
+    defined_in: str
+    path: str
+    line: int
+    callbacks: tuple[str, ...]
+
+    @property
+    def callback(self) -> str:
+        return self.callbacks[0]
+
+
+@dataclass
+class HookClass:
+    """A SessionRunHook subclass found in the scanned code."""
+
+    path: str
+    module: str
+    qualname: str
+    line: int
+    column: int
+    cell: int | None
+    chain: list[str]
+    tensorflow_base: str
+    methods: list[HookMethod]
+    uses: list[tuple[str, HookUse]] = field(default_factory=list)
+    equivalent: HookEquivalent | None = None
+
+    @property
+    def name(self) -> str:
+        return self.qualname.rpartition(".")[2]
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.module}.{self.qualname}" if self.module else self.qualname
+
+
+Key = tuple[str, str]
+
+
+class ClassIndex:
+    """All classes of the scanned files, resolvable by dotted name."""
+
+    def __init__(self, results: Iterable[FileResult]) -> None:
+        self.modules: dict[str, FileResult] = {}
+        self.classes: dict[Key, tuple[FileResult, ClassInfo]] = {}
+        for result in results:
+            if result.skipped:
+                continue
+            for name in sorted(result.module_names, key=lambda name: (name != result.module, name)):
+                self.modules.setdefault(name, result)
+            for info in result.classes:
+                self.classes.setdefault((result.module, info.qualname), (result, info))
+        self._hook_bases: dict[Key, tuple[str, list[str]] | None] = {}
+
+    def resolve(self, dotted: str, depth: int = 0) -> Key | str | None:
+        """A codebase class key, a canonical TensorFlow name, or None when unknown."""
+        if depth > 12:
+            return None
+        parts = dotted.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            result = self.modules.get(".".join(parts[:cut]))
+            if result is None:
+                continue
+            key = (result.module, ".".join(parts[cut:]))
+            if key in self.classes:
+                return key
+            imported = result.exports.get(parts[cut])
+            if imported is not None:
+                target = ".".join([imported, *parts[cut + 1:]])
+                if target != dotted:
+                    return self.resolve(target, depth + 1)
+            break
+        return canonical(dotted) if is_tensorflow(dotted) else None
+
+    def hook_base(self, key: Key) -> tuple[str, list[str]] | None:
+        """(canonical TensorFlow hook it derives from, the chain of bases), or None."""
+        if key in self._hook_bases:
+            return self._hook_bases[key]
+        self._hook_bases[key] = None
+        _, info = self.classes[key]
+        found = None
+        for base in info.bases:
+            target = self.resolve(base) if base else None
+            if isinstance(target, str):
+                if is_hook_name(target):
+                    found = (target, [display(target)])
+            elif target is not None:
+                own_name = canonical(f"{target[0]}.{target[1]}")
+                if own_name in HOOK_ROOTS:
+                    found = (own_name, [display(own_name)])
+                else:
+                    inherited = self.hook_base(target)
+                    if inherited is not None:
+                        found = (inherited[0], [target[1], *inherited[1]])
+            if found is not None:
+                break
+        self._hook_bases[key] = found
+        return found
+
+    def protocol_methods(self, key: Key) -> list[HookMethod]:
+        """Overridden protocol methods, own first then inherited within the codebase (MRO-like)."""
+        seen: dict[str, HookMethod] = {}
+        for result, info in self._ancestry(key):
+            for name in PROTOCOL_METHODS:
+                method = info.methods.get(name)
+                if method is not None and name not in seen:
+                    seen[name] = HookMethod(name, info.qualname, result.path, method.line, TF1_TO_KERAS[name])
+        return [seen[name] for name in PROTOCOL_METHODS if name in seen]
+
+    def _ancestry(self, key: Key) -> list[tuple[FileResult, ClassInfo]]:
+        order: list[tuple[FileResult, ClassInfo]] = []
+        visited: set[Key] = set()
+        pending = [key]
+        while pending:
+            current = pending.pop(0)
+            if current in visited or current not in self.classes:
+                continue
+            visited.add(current)
+            result, info = self.classes[current]
+            if canonical(f"{current[0]}.{current[1]}") in HOOK_ROOTS:
+                continue
+            order.append((result, info))
+            for base in info.bases:
+                target = self.resolve(base) if base else None
+                if isinstance(target, tuple):
+                    pending.append(target)
+        return order
+
+
+def is_hook_name(name: str) -> bool:
+    return name.startswith("tensorflow.") and name.rpartition(".")[2].endswith("Hook")
+
+
+def find_hooks(results: list[FileResult], equivalents: dict[str, HookEquivalent]) -> list[HookClass]:
+    """Every SessionRunHook subclass in `results`, sorted by file and line."""
+    index = ClassIndex(results)
+    hooks = []
+    for key, (result, info) in index.classes.items():
+        base = index.hook_base(key)
+        if base is None:
+            continue
+        tensorflow_base, chain = base
+        uses = [(name, use) for name, method in info.methods.items() for use in method.uses]
+        hooks.append(
+            HookClass(
+                path=result.path,
+                module=result.module,
+                qualname=info.qualname,
+                line=info.line,
+                column=info.column,
+                cell=info.cell,
+                chain=chain,
+                tensorflow_base=tensorflow_base,
+                methods=index.protocol_methods(key),
+                uses=uses,
+                equivalent=equivalents.get(tensorflow_base.rpartition(".")[2]),
+            )
+        )
+    return sorted(hooks, key=lambda hook: (hook.path, hook.cell or 0, hook.line, hook.qualname))

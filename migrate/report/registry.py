@@ -1,0 +1,109 @@
+"""The rule registry, in pyupgrade's shape.
+
+Each module in `migrate/report/rules/` defines one `RULE` and one or more
+check functions decorated with `@register(RULE, node_type, ...)`. Importing
+every module of that package (`load_rules`) fills `CHECKS`, a dict from node
+type to the checks interested in it; the file visitor dispatches on
+`type(node)` through that dict. Node types are `ast` classes or `Reference`,
+a resolved TensorFlow name (see `migrate.report.context`).
+
+A check is `check(node, context) -> Iterable[(node, message)]`; the visitor
+turns each pair into a `Finding` carrying the rule's code.
+"""
+from __future__ import annotations
+
+import ast
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Iterable
+
+if TYPE_CHECKING:
+    from migrate.report.context import FileContext
+
+SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "References")
+FIXES = ("automatic", "manual")
+EFFORTS = ("rename", "rewrite", "redesign")
+"""`rename`: mechanical; `rewrite`: local code changes; `redesign`: the training loop changes shape."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    fix: str
+    effort: str
+    doc: str
+    modern_equivalent: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.fix not in FIXES:
+            raise ValueError(f"rule {self.code}: fix must be one of {FIXES}, got {self.fix!r}")
+        if self.effort not in EFFORTS:
+            raise ValueError(f"rule {self.code}: effort must be one of {EFFORTS}, got {self.effort!r}")
+
+    @property
+    def summary(self) -> str:
+        return self.doc.strip().splitlines()[0].strip()
+
+    @property
+    def body(self) -> str:
+        """The doc without its summary line, as printed by `migrate explain`."""
+        lines = self.doc.strip().splitlines()[1:]
+        return "\n".join(lines).strip() + "\n"
+
+
+Message = tuple[ast.AST, str]
+Check = Callable[[object, "FileContext"], Iterable[Message]]
+
+RULES: dict[str, Rule] = {}
+CHECKS: dict[type, list[tuple[Rule, Check]]] = {}
+
+
+def register(rule: Rule, *node_types: type) -> Callable[[Check], Check]:
+    """Register `check` for `node_types` under `rule` (and the rule itself)."""
+
+    def decorator(check: Check) -> Check:
+        known = RULES.setdefault(rule.code, rule)
+        if known is not rule:
+            raise ValueError(f"rule code {rule.code} is defined twice ({known.name}, {rule.name})")
+        for node_type in node_types:
+            CHECKS.setdefault(node_type, []).append((rule, check))
+        return check
+
+    return decorator
+
+
+def declare(rule: Rule) -> Rule:
+    """Register a rule whose findings come from a whole-codebase pass, not a node check."""
+    known = RULES.setdefault(rule.code, rule)
+    if known is not rule:
+        raise ValueError(f"rule code {rule.code} is defined twice ({known.name}, {rule.name})")
+    return rule
+
+
+_loaded = False
+
+
+def load_rules() -> dict[str, Rule]:
+    """Import every rule module once; return code → rule, sorted by code."""
+    global _loaded
+    if not _loaded:
+        import migrate.report.rules as package
+
+        for module_info in pkgutil.walk_packages(package.__path__, prefix=f"{package.__name__}."):
+            importlib.import_module(module_info.name)
+        _loaded = True
+    return dict(sorted(RULES.items()))
+
+
+def rule_for(code_or_name: str) -> Rule | None:
+    """Look a rule up by code (`TFM101`) or kebab-case name (`estimator`)."""
+    rules = load_rules()
+    wanted = code_or_name.strip()
+    return rules.get(wanted.upper()) or next((rule for rule in rules.values() if rule.name == wanted.lower()), None)
+
+
+def matches(code: str, selectors: Iterable[str]) -> bool:
+    """Ruff-style prefix selection: `TFM2` selects `TFM201`…`TFM299`."""
+    return any(code.startswith(selector.upper()) for selector in selectors)

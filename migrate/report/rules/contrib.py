@@ -1,0 +1,76 @@
+"""`tf.contrib`: imported, aliased or written out.
+
+## What it does
+Checks for `import tensorflow.contrib…`, `from tensorflow.contrib import …`
+and every use of a name that resolves into `tf.contrib` (`tf.contrib.layers`,
+`slim.conv2d` after `import tensorflow.contrib.slim as slim`, …).
+
+## Why is this bad?
+`tf.contrib` was removed in TensorFlow 2.0; the import itself fails. Each
+module moved somewhere else or died: `contrib.layers`/`slim` → Keras layers,
+`contrib.learn` → Keras `fit`, `contrib.data` → `tf.data`, `contrib.tpu` →
+`tf.distribute.TPUStrategy`, `contrib.summary` → `tf.summary`, others to
+add-ons (TensorFlow Addons, TF-Slim as a separate package).
+
+## Example
+```python
+import tensorflow.contrib.slim as slim
+net = slim.conv2d(images, 32, [3, 3])
+```
+
+## Use instead
+```python
+net = keras.layers.Conv2D(32, 3, padding="same")(images)
+```
+
+## References
+- https://github.com/tensorflow/community/blob/master/rfcs/20180907-contrib-sunset.md
+- https://www.tensorflow.org/guide/migrate/tf1_vs_tf2
+"""
+from __future__ import annotations
+
+import ast
+from typing import Iterator
+
+from migrate.report.context import FileContext, Reference
+from migrate.report.names import canonical
+from migrate.report.registry import Message, Rule, register
+
+RULE = Rule(code="TFM501", name="contrib", fix="manual", effort="rewrite", doc=__doc__)
+
+PREFIX = "tensorflow.contrib"
+
+
+def _is_contrib(name: str) -> bool:
+    name = canonical(name)
+    return name == PREFIX or name.startswith(PREFIX + ".")
+
+
+def _message(shown: str) -> str:
+    return (
+        f"`{shown}` is tf.contrib, removed in TF 2.0 (the import fails); replace it with its TF2 home "
+        "(Keras layers, tf.data, tf.distribute) or a maintained add-on package"
+    )
+
+
+@register(RULE, Reference)
+def check_name(reference: Reference, context: FileContext) -> Iterator[Message]:
+    if _is_contrib(reference.name):
+        yield reference.node, _message(reference.spelling)
+
+
+@register(RULE, ast.Import)
+def check_import(node: ast.Import, context: FileContext) -> Iterator[Message]:
+    for alias in node.names:
+        if _is_contrib(alias.name):
+            yield node, _message(f"import {alias.name}")
+
+
+@register(RULE, ast.ImportFrom)
+def check_import_from(node: ast.ImportFrom, context: FileContext) -> Iterator[Message]:
+    module = node.module if node.level == 0 else None
+    if module is None:
+        return
+    if _is_contrib(module) or any(_is_contrib(f"{module}.{alias.name}") for alias in node.names):
+        names = ", ".join(alias.name for alias in node.names)
+        yield node, _message(f"from {module} import {names}")

@@ -1,0 +1,59 @@
+"""`make_one_shot_iterator` / `make_initializable_iterator` on a `Dataset`.
+
+## What it does
+Checks for `tf.data.make_one_shot_iterator(ds)`,
+`tf.data.make_initializable_iterator(ds)`, `tf.data.Iterator` and the method
+forms `dataset.make_one_shot_iterator()` / `dataset.make_initializable_iterator()`
+(in files that use TensorFlow).
+
+## Why is this bad?
+Graph-mode iterators hand out `get_next()` tensors that a session evaluates
+once per `run`; initializable ones also need their `initializer` run, often
+with placeholders fed (the usual way around the GraphDef size limit). TF2
+datasets are Python iterables: pass them to `fit` or loop over them.
+
+## Example
+```python
+iterator = dataset.make_initializable_iterator()
+features, labels = iterator.get_next()
+sess.run(iterator.initializer, feed_dict={x: images})
+```
+
+## Use instead
+```python
+model.fit(dataset)               # or: for features, labels in dataset: ...
+```
+
+## References
+- https://www.tensorflow.org/guide/migrate/tf1_vs_tf2
+- https://www.tensorflow.org/guide/data
+"""
+from __future__ import annotations
+
+import ast
+from typing import Iterator
+
+from migrate.report.context import FileContext, Reference
+from migrate.report.registry import Message, Rule, register
+
+RULE = Rule(code="TFM401", name="dataset-iterator", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/pipeline.py")
+
+METHODS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
+NAMES = frozenset({f"tensorflow.data.{name}" for name in METHODS} | {"tensorflow.data.Iterator"})
+MESSAGE = (
+    "is a graph-mode iterator evaluated through a session; in TF2 iterate the dataset directly "
+    "or pass it to `model.fit` (see modern/pipeline.py)"
+)
+
+
+@register(RULE, Reference)
+def check_function(reference: Reference, context: FileContext) -> Iterator[Message]:
+    if reference.name in NAMES:
+        yield reference.node, f"`{reference.spelling}` {MESSAGE}"
+
+
+@register(RULE, ast.Call)
+def check_method(node: ast.Call, context: FileContext) -> Iterator[Message]:
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr in METHODS and context.tensorflow_name(func) is None:
+        yield func, f"`.{func.attr}()` {MESSAGE}"

@@ -1,0 +1,44 @@
+"""`tf.logging`.
+
+## What it does
+Checks for references to `tf.logging` and its members (`tf.logging.info`,
+`tf.logging.set_verbosity`, `tf.logging.INFO`, …).
+
+## Why is this bad?
+`tf.logging` is removed in TF2. The replacement is mechanical: `absl.logging`
+(same function names) or the standard `logging` module.
+
+## Example
+```python
+tf.logging.set_verbosity(tf.logging.INFO)
+tf.logging.info("step %d", step)
+```
+
+## Use instead
+```python
+from absl import logging
+logging.set_verbosity(logging.INFO)
+logging.info("step %d", step)
+```
+
+## References
+- https://abseil.io/docs/python/guides/logging
+- https://www.tensorflow.org/guide/migrate/upgrade
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from migrate.report.context import FileContext, Reference
+from migrate.report.registry import Message, Rule, register
+
+RULE = Rule(code="TFM503", name="tf-logging", fix="automatic", effort="rename", doc=__doc__)
+
+PREFIX = "tensorflow.logging"
+
+
+@register(RULE, Reference)
+def check(reference: Reference, context: FileContext) -> Iterator[Message]:
+    if reference.name == PREFIX or reference.name.startswith(PREFIX + "."):
+        replacement = "absl.logging" + reference.name[len(PREFIX):]
+        yield reference.node, f"`{reference.spelling}` is removed in TF2; use `{replacement}` (or the `logging` module)"

@@ -1,0 +1,179 @@
+"""`scan(paths)`: discover, analyse files in parallel, then the whole-codebase pass.
+
+Files are analysed in worker processes (chunks of a few files, so one huge
+file does not hold the others back); each worker returns plain `FileResult`s.
+The class hierarchy, suppression comments and `--select`/`--ignore` are
+applied afterwards, in the parent, so they see the whole codebase.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence, TextIO
+
+from migrate.report.analysis import analyse_file
+from migrate.report.equivalents import equivalents, use_directory
+from migrate.report.hierarchy import HookClass, find_hooks
+from migrate.report.model import FileResult, Finding
+from migrate.report.registry import CHECKS, RULES, Rule, load_rules, matches
+from migrate.report.sources import DEFAULT_MAX_BYTES, SourceFile, discover
+
+CHUNK_SIZE = 8
+PARALLEL_THRESHOLD = 32
+PROGRESS_THRESHOLD = 100
+
+
+@dataclass(frozen=True)
+class ScanOptions:
+    jobs: int = 0
+    max_bytes: int = DEFAULT_MAX_BYTES
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    callbacks_dir: Path | None = None
+    progress: TextIO | None = None
+
+    def wants(self, code: str) -> bool:
+        return (not self.select or matches(code, self.select)) and not matches(code, self.ignore)
+
+
+@dataclass
+class Report:
+    paths: list[str]
+    files: list[FileResult]
+    skipped: list[FileResult]
+    findings: list[Finding]
+    hooks: list[HookClass]
+    rules: dict[str, Rule]
+    elapsed: float = 0.0
+    suppressed: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.findings else 0
+
+    def counts_by_rule(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for finding in self.findings:
+            counts[finding.code] = counts.get(finding.code, 0) + 1
+        return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+    def counts_by_file(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for finding in self.findings:
+            counts[finding.path] = counts.get(finding.path, 0) + 1
+        return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+    def effort(self) -> dict[str, dict[str, int]]:
+        """effort class → {rule code: findings}, in `registry.EFFORTS` order."""
+        overview: dict[str, dict[str, int]] = {"redesign": {}, "rewrite": {}, "rename": {}}
+        for code, count in self.counts_by_rule().items():
+            overview[self.rules[code].effort][code] = count
+        return overview
+
+
+def scan(paths: Sequence[str], options: ScanOptions = ScanOptions()) -> Report:
+    started = time.perf_counter()
+    rules = load_rules()
+    sources, skipped = discover(paths)
+    results = analyse_all(sources, options)
+    skipped.extend(result for result in results if result.skipped)
+    scanned = [result for result in results if not result.skipped]
+    hooks = find_hooks(scanned, equivalents(options.callbacks_dir))
+    findings = [finding for result in scanned for finding in result.findings] + _hook_findings(hooks)
+    suppressions = {result.path: result.suppressions for result in scanned if result.suppressions}
+    kept = [finding for finding in findings if options.wants(finding.code)]
+    visible = sorted(finding for finding in kept if not _suppressed(finding, suppressions))
+    notes = [f"{result.path}: {note}" for result in scanned for note in result.notes]
+    return Report(
+        paths=list(paths),
+        files=sorted(scanned, key=lambda result: result.path),
+        skipped=sorted(skipped, key=lambda result: result.path),
+        findings=visible,
+        hooks=hooks,
+        rules=rules,
+        elapsed=time.perf_counter() - started,
+        suppressed=len(kept) - len(visible),
+        notes=notes,
+    )
+
+
+def analyse_all(sources: list[SourceFile], options: ScanOptions) -> list[FileResult]:
+    jobs = options.jobs or os.cpu_count() or 1
+    progress = _Progress(options.progress, len(sources))
+    if jobs <= 1 or len(sources) < PARALLEL_THRESHOLD:
+        results = []
+        for source in sources:
+            results.extend(analyse_chunk([source], options.max_bytes, options.callbacks_dir))
+            progress.advance(1)
+        progress.close()
+        return results
+    chunks = [sources[start:start + CHUNK_SIZE] for start in range(0, len(sources), CHUNK_SIZE)]
+    context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+    results = []
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as executor:
+        futures = [executor.submit(analyse_chunk, chunk, options.max_bytes, options.callbacks_dir) for chunk in chunks]
+        for future in as_completed(futures):
+            chunk_results = future.result()
+            results.extend(chunk_results)
+            progress.advance(len(chunk_results))
+    progress.close()
+    return results
+
+
+def analyse_chunk(sources: list[SourceFile], max_bytes: int, callbacks_dir: Path | None = None) -> list[FileResult]:
+    """Worker entry point; an unexpected error skips that file only."""
+    use_directory(callbacks_dir)
+    results = []
+    for source in sources:
+        try:
+            results.append(analyse_file(source, max_bytes))
+        except Exception as error:  # noqa: BLE001 - one bad file must not abort the run
+            results.append(FileResult(source.display, skipped=f"internal error while scanning: {type(error).__name__}: {error}"))
+    return results
+
+
+def _hook_findings(hooks: list[HookClass]) -> list[Finding]:
+    findings = []
+    for hook in hooks:
+        for rule, check in CHECKS.get(HookClass, ()):
+            for where, message in check(hook, None):
+                findings.append(Finding(where.path, where.cell, where.line, where.column, rule.code, message))
+    return findings
+
+
+def _suppressed(finding: Finding, suppressions: dict) -> bool:
+    by_line = suppressions.get(finding.path)
+    if not by_line or (finding.cell, finding.line) not in by_line:
+        return False
+    codes = by_line[(finding.cell, finding.line)]
+    return codes is None or finding.code in codes
+
+
+class _Progress:
+    """`n/total files` on a terminal's stderr for large trees; silent otherwise."""
+
+    def __init__(self, stream: TextIO | None, total: int) -> None:
+        self.stream = stream if stream is not None and total >= PROGRESS_THRESHOLD else None
+        self.total = total
+        self.done = 0
+        self.shown = 0.0
+
+    def advance(self, count: int) -> None:
+        self.done += count
+        if self.stream is None:
+            return
+        now = time.monotonic()
+        if now - self.shown >= 0.1 or self.done == self.total:
+            self.shown = now
+            self.stream.write(f"\rmigrate report: {self.done}/{self.total} files")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.stream is not None:
+            self.stream.write("\r" + " " * 60 + "\r")
+            self.stream.flush()

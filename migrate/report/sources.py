@@ -1,0 +1,217 @@
+"""Which files to scan, and their text: discovery and reading, never fatal.
+
+Discovery walks directories with `os.scandir`, skipping hidden directories
+and `__pycache__`. A symlink is followed only when it stays inside the scanned
+root and does not lead back to a directory already walked; otherwise it is
+reported as skipped, like every file that cannot be read as Python (too big,
+binary, undecodable, empty, unreadable, broken notebook).
+"""
+from __future__ import annotations
+
+import errno
+import io
+import os
+import stat
+import tokenize
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterator, Sequence
+
+from migrate.report.model import FileResult
+from migrate.report.notebooks import BrokenNotebook, notebook_source
+
+SUFFIXES = (".py", ".ipynb")
+DEFAULT_MAX_BYTES = 4 * 1024 * 1024
+SKIPPED_DIRECTORIES = frozenset({"__pycache__", "node_modules"})
+
+
+class SkipFile(Exception):
+    """This file cannot be scanned; the message is the reason shown to the user."""
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A file to scan: where it is, how to show it, and the root it was found under."""
+
+    path: str
+    display: str
+    root: str
+
+
+@dataclass(frozen=True)
+class SourceText:
+    text: str
+    positions: list[tuple[int, int]] | None = None
+    notes: tuple[str, ...] = ()
+
+
+def discover(paths: Sequence[str]) -> tuple[list[SourceFile], list[FileResult]]:
+    """Files to scan under `paths` (files or directories), and the entries skipped on the way."""
+    files: list[SourceFile] = []
+    skipped: list[FileResult] = []
+    seen: set[str] = set()
+    for path in paths:
+        for item in _walk(path):
+            if isinstance(item, FileResult):
+                skipped.append(item)
+            else:
+                real = os.path.realpath(item.path)
+                if real not in seen:
+                    seen.add(real)
+                    files.append(item)
+    return files, skipped
+
+
+def _walk(path: str) -> Iterator[SourceFile | FileResult]:
+    root = os.path.realpath(path)
+    if not os.path.isdir(path):
+        yield SourceFile(os.path.abspath(path), path, os.path.dirname(root))
+        return
+    walked = {root}
+    stack = [(path, root)]
+    while stack:
+        directory, real_directory = stack.pop()
+        try:
+            entries = sorted(os.scandir(directory), key=lambda entry: entry.name, reverse=True)
+        except OSError as error:
+            yield FileResult(directory, skipped=f"unreadable directory: {error.strerror or error}")
+            continue
+        for entry in entries:
+            item = _classify(entry, root, real_directory, walked)
+            if isinstance(item, tuple):
+                stack.append(item)
+            elif item is not None:
+                yield item
+
+
+def _classify(
+    entry: os.DirEntry, root: str, real_directory: str, walked: set[str]
+) -> tuple[str, str] | SourceFile | FileResult | None:
+    """A directory to walk (display, real path), a file to scan, a skip, or None to ignore."""
+    if entry.name.startswith(".") or entry.name in SKIPPED_DIRECTORIES:
+        return None
+    is_candidate_name = entry.name.endswith(SUFFIXES)
+    if entry.is_symlink():
+        return _follow_symlink(entry, root, walked, is_candidate_name)
+    try:
+        mode = entry.stat(follow_symlinks=False).st_mode
+    except OSError as error:
+        return FileResult(entry.path, skipped=f"unreadable: {error.strerror or error}") if is_candidate_name else None
+    if stat.S_ISDIR(mode):
+        real = os.path.join(real_directory, entry.name)
+        walked.add(real)
+        return entry.path, real
+    if not is_candidate_name:
+        return None
+    if not stat.S_ISREG(mode):
+        return FileResult(entry.path, skipped="not a regular file (device, FIFO or socket)")
+    return SourceFile(os.path.abspath(entry.path), entry.path, root)
+
+
+def _follow_symlink(
+    entry: os.DirEntry, root: str, walked: set[str], is_candidate_name: bool
+) -> tuple[str, str] | SourceFile | FileResult | None:
+    try:
+        mode = os.stat(entry.path).st_mode
+    except OSError as error:
+        if not is_candidate_name and error.errno != errno.ELOOP:
+            return None
+        reason = "symlink loop" if error.errno == errno.ELOOP else "broken symlink"
+        return FileResult(entry.path, skipped=f"{reason} ({os.readlink(entry.path)!s})")
+    target = os.path.realpath(entry.path)
+    is_directory = stat.S_ISDIR(mode)
+    if not (is_directory or is_candidate_name):
+        return None
+    if os.path.commonpath([root, target]) != root:
+        return FileResult(entry.path, skipped=f"symlink leads outside the scanned root (to {target}); not followed")
+    if is_directory:
+        if target in walked or root.startswith(target + os.sep) or target == root:
+            return FileResult(entry.path, skipped=f"symlink loop (to {target}, already scanned)")
+        walked.add(target)
+        return entry.path, target
+    if not stat.S_ISREG(mode):
+        return FileResult(entry.path, skipped="not a regular file (device, FIFO or socket)")
+    return SourceFile(os.path.abspath(entry.path), entry.path, root)
+
+
+def read_source(source: SourceFile, max_bytes: int = DEFAULT_MAX_BYTES) -> SourceText:
+    """The Python text of a file or notebook, or `SkipFile` with the reason."""
+    try:
+        info = os.stat(source.path)
+    except OSError as error:
+        raise SkipFile(f"unreadable: {error.strerror or error}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise SkipFile("not a regular file (device, FIFO or socket)")
+    if info.st_size > max_bytes:
+        raise SkipFile(
+            f"too large: {_size(info.st_size)} exceeds the {_size(max_bytes)} size cap "
+            "(raise --max-file-size to scan it)"
+        )
+    try:
+        with open(source.path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        raise SkipFile(f"unreadable: {error.strerror or error}") from None
+    if not data.strip():
+        raise SkipFile("empty file")
+    if b"\0" in data:
+        raise SkipFile("binary file (contains NUL bytes), not Python source")
+    if source.path.endswith(".ipynb"):
+        try:
+            notebook = notebook_source(data)
+        except BrokenNotebook as error:
+            raise SkipFile(str(error)) from None
+        return SourceText(notebook.text, notebook.positions, tuple(notebook.notes))
+    return SourceText(_decode(data))
+
+
+def _decode(data: bytes) -> str:
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as error:
+        raise SkipFile(f"undecodable: {error}") from None
+    try:
+        return data.decode(encoding)
+    except (UnicodeDecodeError, LookupError) as error:
+        detail = f"byte 0x{data[error.start]:02x} at offset {error.start}" if isinstance(error, UnicodeDecodeError) else str(error)
+        raise SkipFile(f"not valid {encoding} text ({detail}); declare its encoding or convert it to UTF-8") from None
+
+
+def _size(count: int) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB"):
+        if count < 1024 or unit == "GiB":
+            return f"{count} {unit}" if unit == "bytes" else f"{count:.1f} {unit}"
+        count /= 1024
+    return f"{count} bytes"
+
+
+def module_names(source: SourceFile) -> tuple[str, tuple[str, ...]]:
+    """The module's import name, and every dotted suffix it may be imported by.
+
+    The primary name follows `__init__.py` files upwards (so absolute imports
+    of the package resolve); without one, the path relative to the scanned
+    root stands in, so relative imports work in namespace packages too.
+    """
+    relative = os.path.relpath(source.path, source.root)
+    parts = relative[: -len(os.path.splitext(relative)[1]) or None].split(os.sep)
+    if parts[-1] == "__init__":
+        parts.pop()
+    directory, stem = os.path.split(source.path)
+    stem = os.path.splitext(stem)[0]
+    package = _package_of(directory)
+    if package:
+        primary = ".".join(filter(None, (package, "" if stem == "__init__" else stem)))
+    else:
+        primary = ".".join(part for part in parts if part.isidentifier()) or stem
+    suffixes = {".".join(parts[index:]) for index in range(len(parts))}
+    suffixes.add(primary)
+    return primary, tuple(sorted(name for name in suffixes if name))
+
+
+@lru_cache(maxsize=4096)
+def _package_of(directory: str) -> str:
+    if not os.path.exists(os.path.join(directory, "__init__.py")):
+        return ""
+    parent, name = os.path.split(directory)
+    outer = _package_of(parent) if parent != directory else ""
+    return f"{outer}.{name}" if outer else name
