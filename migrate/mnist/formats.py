@@ -49,6 +49,8 @@ def validate_split(images: np.ndarray, labels: np.ndarray, split: str, origin: s
         raise MnistDataError(f"{origin}: {split} labels have shape {labels.shape}, expected {(expected,)}.")
     if images.dtype != np.uint8:
         raise MnistDataError(f"{origin}: {split} images have dtype {images.dtype}, expected uint8.")
+    if not np.issubdtype(labels.dtype, np.integer):
+        raise MnistDataError(f"{origin}: {split} labels have dtype {labels.dtype}, expected integers 0..9.")
     if labels.size and (labels.min() < 0 or labels.max() > 9):
         raise MnistDataError(
             f"{origin}: {split} labels range over {labels.min()}..{labels.max()}, expected 0..9."
