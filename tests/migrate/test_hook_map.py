@@ -1,0 +1,72 @@
+"""The hook → callback map read from `modern/callbacks/*.py` metadata, and `migrate hooks`. TF-free."""
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+
+from migrate.cli import main
+from migrate.hook_map import callbacks_directory, equivalent_for, load_hook_map, markdown_table, read_metadata
+
+EXPECTED = {
+    "CheckpointSaverHook": ("CheckpointSaver", "checkpoint_saver.py"),
+    "EventRecorderHook": ("EventRecorder", "event_recorder.py"),
+    "FeedFnHook": (None, "feed_fn.py"),
+    "FinalOpsHook": ("FinalOps", "final_ops.py"),
+    "GlobalStepWaiterHook": (None, "global_step_waiter.py"),
+    "IteratorInitializerHook": (None, "iterator_initializer.py"),
+    "LoggingTensorHook": ("LoggingTensor", "logging_tensor.py"),
+    "NanTensorHook": ("NanTensor", "nan_tensor.py"),
+    "ProfilerHook": ("Profiler", "profiler.py"),
+    "StepCounterHook": ("StepCounter", "step_counter.py"),
+    "StopAtStepHook": ("StopAtStep", "stop_at_step.py"),
+    "StopOnConditionHook": ("StopOnCondition", "stop_on_condition.py"),
+    "SummarySaverHook": ("SummarySaver", "summary_saver.py"),
+    "stop_if_no_decrease_hook": ("EarlyStopping", "early_stopping.py"),
+}
+
+
+def test_every_hook_has_its_callback_and_file():
+    for hook, (callback, filename) in EXPECTED.items():
+        entry = equivalent_for(hook)
+        assert entry is not None, hook
+        assert entry.callback == callback and entry.path == f"modern/callbacks/{filename}"
+        assert entry.differences and entry.methods
+
+
+def test_every_callback_file_declares_metadata_naming_a_class_it_defines():
+    files = [path for path in sorted(callbacks_directory().glob("*.py")) if path.name != "__init__.py"]
+    assert len(files) == 14
+    for path in files:
+        metadata = read_metadata(path)
+        assert metadata is not None, f"{path.name} lacks TF1_EQUIVALENT"
+        tree = ast.parse(path.read_text())
+        classes = {node.name for node in tree.body if isinstance(node, ast.ClassDef)}
+        if metadata["callback"] is None:
+            assert not classes, f"{path.name} says 'no class' but defines {classes}"
+        else:
+            assert metadata["callback"] in classes, path.name
+        docstring = ast.get_docstring(tree)
+        assert docstring and any(hook in docstring for hook in metadata["hooks"]), path.name
+
+
+def test_reading_the_map_imports_no_tensorflow():
+    code = (
+        "import sys; from migrate.cli import main; main(['hooks']); "
+        "assert 'tensorflow' not in sys.modules and 'keras' not in sys.modules"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0].startswith("| TF1 hook | Keras callback |")
+
+
+def test_migrate_hooks_prints_the_table(capsys):
+    assert main(["hooks"]) == 0
+    out = capsys.readouterr().out
+    assert out.strip() == markdown_table(load_hook_map())
+    assert "| `StopAtStepHook` | `StopAtStep` |" in out and "*(no class: see file)*" in out
+
+
+def test_migrate_hooks_bad_directory(capsys, tmp_path):
+    assert main(["hooks", "--callbacks-dir", str(tmp_path / "missing")]) == 2
+    assert "is not a directory" in capsys.readouterr().err
