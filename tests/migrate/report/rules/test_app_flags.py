@@ -1,0 +1,28 @@
+"""`app-flags` (TFM502): look-alikes first, then findings."""
+from __future__ import annotations
+
+import pytest
+
+CODE = "TFM502"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param("import tensorflow as tf\nfrom absl import flags\nflags.DEFINE_integer('x', 1, 'h')\n", id='absl flags'),
+    ],
+)
+def test_noop(source: str, findings) -> None:
+    assert findings(source, CODE) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "lines"),
+    [
+        pytest.param("import tensorflow as tf\nflags = tf.app.flags\nflags.DEFINE_integer('x', 1, 'h')\n", [2, 3], id='tf.app.flags re-bound'),
+        pytest.param('import tensorflow as tf\nFLAGS = tf.flags.FLAGS\n', [2], id='tf.flags.FLAGS'),
+        pytest.param('import tensorflow.compat.v1 as tf\ntf.compat.v1.app.run(main)\n', [2], id='tf.compat.v1.app.run stacked on compat.v1'),
+    ],
+)
+def test_finding(source: str, lines: list[int], findings) -> None:
+    assert findings(source, CODE) == [(line, CODE) for line in lines]

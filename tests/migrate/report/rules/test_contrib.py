@@ -1,0 +1,30 @@
+"""`contrib` (TFM501): look-alikes first, then findings."""
+from __future__ import annotations
+
+import pytest
+
+CODE = "TFM501"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param('import tensorflow as tf\nfrom django.contrib import admin\nadmin.site\n', id='a module named contrib elsewhere'),
+        pytest.param('import tensorflow as tf\n# tf.contrib.layers\n', id='the word in a comment'),
+    ],
+)
+def test_noop(source: str, findings) -> None:
+    assert findings(source, CODE) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "lines"),
+    [
+        pytest.param('import tensorflow as tf\ntf.contrib.layers.fully_connected(x, 10)\n', [2], id='literal tf.contrib'),
+        pytest.param('import tensorflow.contrib.slim as slim\nslim.conv2d(x, 3, 3)\n', [1, 2], id='import as alias and use'),
+        pytest.param('from tensorflow.contrib import slim\n', [1], id='from-import'),
+        pytest.param('from tensorflow.contrib.learn.python.learn import learn_runner\n', [1], id='from-import of a contrib submodule'),
+    ],
+)
+def test_finding(source: str, lines: list[int], findings) -> None:
+    assert findings(source, CODE) == [(line, CODE) for line in lines]

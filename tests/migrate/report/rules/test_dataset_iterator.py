@@ -1,0 +1,29 @@
+"""`dataset-iterator` (TFM401): look-alikes first, then findings."""
+from __future__ import annotations
+
+import pytest
+
+CODE = "TFM401"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param('ds.make_one_shot_iterator()\n', id='method call in a file without tensorflow'),
+        pytest.param('import tensorflow as tf\nfor x in tf.data.Dataset.range(3):\n    pass\n', id='iterating a dataset'),
+    ],
+)
+def test_noop(source: str, findings) -> None:
+    assert findings(source, CODE) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "lines"),
+    [
+        pytest.param('import tensorflow as tf\nit = dataset.make_initializable_iterator()\n', [2], id='method form'),
+        pytest.param('import tensorflow as tf\ntf.compat.v1.data.make_one_shot_iterator(ds)\n', [2], id='function form'),
+        pytest.param('import tensorflow as tf\ntf.data.Dataset.range(3).make_one_shot_iterator()\n', [2], id='chained after from_tensor_slices'),
+    ],
+)
+def test_finding(source: str, lines: list[int], findings) -> None:
+    assert findings(source, CODE) == [(line, CODE) for line in lines]

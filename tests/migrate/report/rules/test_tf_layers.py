@@ -1,0 +1,27 @@
+"""`tf-layers` (TFM507): look-alikes first, then findings."""
+from __future__ import annotations
+
+import pytest
+
+CODE = "TFM507"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param('import tensorflow as tf\ntf.keras.layers.Dense(3)\n', id='keras layers'),
+    ],
+)
+def test_noop(source: str, findings) -> None:
+    assert findings(source, CODE) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "lines"),
+    [
+        pytest.param('import tensorflow as tf\ntf.layers.dense(x, 10)\n', [2], id='tf.layers.dense'),
+        pytest.param('import tensorflow as tf\ntf.compat.v1.layers.Conv2D(3, 3)\n', [2], id='compat.v1 layers class'),
+    ],
+)
+def test_finding(source: str, lines: list[int], findings) -> None:
+    assert findings(source, CODE) == [(line, CODE) for line in lines]
