@@ -247,7 +247,8 @@ def describe_syntax_error(error: SyntaxError, text: str) -> str:
     """The skip reason: Python 2 source named as such, other errors with their line."""
     message = error.msg or "invalid syntax"
     if "Missing parentheses in call to" in message:
-        return f"Python 2 source ({message.split(' Did you')[0].lower()} at line {error.lineno}); port it to Python 3 first"
+        what = "print statement" if "'print'" in message else "exec statement"
+        return f"Python 2 source ({what} at line {error.lineno}); port it to Python 3 first"
     lines = text.splitlines()
     error_line = lines[error.lineno - 1] if error.lineno and 0 < error.lineno <= len(lines) else ""
     for pattern, what in _PYTHON2_HINTS:

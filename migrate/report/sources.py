@@ -169,7 +169,9 @@ def _decode(data: bytes) -> str:
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as error:
-        raise SkipFile(f"undecodable: {error}") from None
+        if "unknown encoding" in str(error):
+            raise SkipFile(f"undecodable: {error}") from None
+        encoding = "utf-8"
     try:
         return data.decode(encoding)
     except (UnicodeDecodeError, LookupError) as error:
