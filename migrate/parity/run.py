@@ -64,8 +64,9 @@ def compare_sides(config: ParityConfig, config_dict: dict, legacy: dict, modern:
     events = []
     for name in config.scenarios:
         scenario = SCENARIOS[name]
-        legacy_events = scenario.normalize_legacy(legacy["events"].get(name, []))
-        events.append(compare_events(name, legacy_events, modern["events"].get(name, [])))
+        legacy_events = scenario.normalize_both(scenario.normalize_legacy(legacy["events"].get(name, [])))
+        modern_events = scenario.normalize_both(modern["events"].get(name, []))
+        events.append(compare_events(name, legacy_events, modern_events))
     metrics = compare_metrics(
         legacy["metrics"], modern["metrics"],
         accuracy_bar=config.accuracy_bar, max_accuracy_gap=config.max_accuracy_gap,

@@ -1,0 +1,1 @@
+"""The two training sides of `migrate parity`; each imports TensorFlow (load lazily)."""
