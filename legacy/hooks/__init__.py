@@ -10,7 +10,9 @@ from __future__ import annotations
 from legacy.hooks.checkpoint_saver import CheckpointLogListener, make_checkpoint_saver_hook
 from legacy.hooks.early_stopping import make_early_stopping_hook
 from legacy.hooks.event_recorder import EventRecorderHook, load_events
+from legacy.hooks.feed_fn import feed_input_fn, make_feed_fn_hook
 from legacy.hooks.final_ops import make_final_ops_hook
+from legacy.hooks.global_step_waiter import make_global_step_waiter_hook
 from legacy.hooks.iterator_initializer import IteratorInitializerHook
 from legacy.hooks.logging_tensor import make_logging_tensor_hook
 from legacy.hooks.names import GLOBAL_STEP, LOSS, value_of
@@ -30,10 +32,13 @@ __all__ = [
     "IteratorInitializerHook",
     "StepTrackingHook",
     "StopOnConditionHook",
+    "feed_input_fn",
     "load_events",
     "make_checkpoint_saver_hook",
     "make_early_stopping_hook",
+    "make_feed_fn_hook",
     "make_final_ops_hook",
+    "make_global_step_waiter_hook",
     "make_logging_tensor_hook",
     "make_nan_tensor_hook",
     "make_profiler_hook",

@@ -6,8 +6,8 @@ placeholders and an initializable iterator and hands the hook a function that
 runs the initializer with the arrays in its `feed_dict`; the hook calls it in
 `after_create_session`, once the session exists and before the first step.
 
-No callback twin: in TF2, `tf.data` reads the arrays eagerly (the `modern/`
-input pipeline), so there is no iterator to initialise and no feed to inject.
+Twin: `modern/callbacks/iterator_initializer.py` — deliberately no callback:
+TF2 iterates datasets eagerly, so there is no initializer to run and nothing to feed.
 """
 from __future__ import annotations
 

@@ -86,7 +86,7 @@ def test_max_steps_resumes_to_the_same_global_step(make_estimator, train_arrays)
 
 
 ACCURACY_BAR = 0.95
-"""300 steps of batch 128, Adam 1e-3, dropout 0.5 on the full training set; measured ≈ 0.97."""
+"""300 steps of batch 128, Adam 1e-3, dropout 0.5 on the full training set; measured 0.9774 (seed 0)."""
 
 
 def test_a_short_real_mnist_run_clears_the_stated_bar(tmp_path, mnist):
