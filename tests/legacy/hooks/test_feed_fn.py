@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import pytest
-import tensorflow as tf
 
 from legacy.estimator import train, write_initial_checkpoint
 from legacy.hooks.event_recorder import EventRecorderHook
