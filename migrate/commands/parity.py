@@ -12,6 +12,7 @@ from migrate.parity.scenarios import SCENARIOS
 
 DEFAULT_STEPS = {"exact": 300, "statistical": 2000}
 DEFAULT_ACCURACY_BAR = {"exact": None, "statistical": 0.98}
+DEFAULT_MAX_ACCURACY_GAP_POINTS = {"exact": 0.0, "statistical": 0.5}
 
 DESCRIPTION = """\
 Train the TF1 Estimator (legacy/) and its Keras rebuild (modern/) on MNIST from
@@ -43,10 +44,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=f"comma-separated event scenarios, 'all' or 'none' ({', '.join(SCENARIOS)})",
     )
     parser.add_argument("--accuracy-bar", type=float, help="minimum test accuracy for both (default: 0.98 statistical)")
+    parser.add_argument(
+        "--max-accuracy-gap", type=float,
+        help="allowed |Δ test accuracy| in points (default: 0 exact, 0.5 statistical)",
+    )
     parser.add_argument("--out", type=Path, default=Path("parity-out"), help="directory for the JSON, Markdown and PNG outputs")
     parser.add_argument("--record", type=Path, help="write this run's trace (JSON) here")
     parser.add_argument("--against", type=Path, help="take the legacy side from a recorded trace")
     parser.add_argument("--data-dir", help="MNIST directory (else $MNIST_DATA_DIR or the cache)")
+    parser.add_argument(
+        "--modern-override", action="append", default=[], metavar="KEY=VALUE",
+        help="change one modern hyperparameter (e.g. adam_epsilon=1e-7) to see what parity reports",
+    )
 
 
 def parse_scenarios(text: str) -> tuple[str, ...]:
@@ -59,6 +68,19 @@ def parse_scenarios(text: str) -> tuple[str, ...]:
     if unknown:
         raise UsageError(f"unknown scenario(s) {', '.join(unknown)}; choose from {', '.join(SCENARIOS)}")
     return names
+
+
+def parse_overrides(items: list[str]) -> tuple[tuple[str, float | str], ...]:
+    overrides = []
+    for item in items:
+        key, separator, value = item.partition("=")
+        if not separator or not key:
+            raise UsageError(f"--modern-override expects KEY=VALUE, got {item!r}")
+        try:
+            overrides.append((key, float(value)))
+        except ValueError:
+            overrides.append((key, value))
+    return tuple(overrides)
 
 
 def config_from_args(args: argparse.Namespace) -> ParityConfig:
@@ -79,7 +101,9 @@ def config_from_args(args: argparse.Namespace) -> ParityConfig:
         seed=args.seed,
         scenarios=parse_scenarios(args.scenarios),
         accuracy_bar=accuracy_bar,
-        max_accuracy_gap=0.0 if args.mode == "exact" else 0.005,
+        max_accuracy_gap=(args.max_accuracy_gap if args.max_accuracy_gap is not None
+                          else DEFAULT_MAX_ACCURACY_GAP_POINTS[args.mode]) / 100.0,
+        modern_overrides=parse_overrides(args.modern_override),
     )
 
 

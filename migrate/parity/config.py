@@ -21,6 +21,7 @@ class ParityConfig:
     scenarios: tuple[str, ...] = field(default=())
     accuracy_bar: float | None = None
     max_accuracy_gap: float = 0.005
+    modern_overrides: tuple[tuple[str, float | str], ...] = ()
 
     @property
     def dropout_rate(self) -> float:
@@ -40,9 +41,15 @@ class ParityConfig:
             "adam_epsilon": 1e-8,
         }
 
+    @property
+    def modern_params(self) -> dict:
+        """The modern side's params: the shared ones, plus deliberate overrides to see parity catch them."""
+        return {**self.params, **dict(self.modern_overrides)}
+
     def as_dict(self, data_fingerprint: str) -> dict:
         values = asdict(self)
         values["scenarios"] = list(self.scenarios)
+        values["modern_overrides"] = dict(self.modern_overrides)
         values.update(dropout_rate=self.dropout_rate, shuffle=self.shuffle, data_fingerprint=data_fingerprint)
         return values
 

@@ -10,6 +10,13 @@ two updates differ in the last float32 bit from step 1 on. Training amplifies
 those ulps step after step. Hence the practice from migration debugging:
 compare tightly at the start, where a real bug shows at once, and let the
 bound grow geometrically later, where only rounding drift is left.
+
+Calibration (TF 2.15, batch 128, lr 1e-3, 300 steps, measured with
+`migrate parity --optimizer adam`): relative drift 1e-7 at step 2, 2e-6 at
+step 10, 4e-4 at step 33, 4e-3 at step 50, up to ~4e-2 by step 300; with the
+wrong epsilon it is 1e-4 at step 2. The schedule 1e-5·1.25^(k−1), capped at
+10%, passes the first and fails the second at step 2. Runs much longer than
+a few hundred steps belong in the statistical mode.
 """
 from __future__ import annotations
 
@@ -44,8 +51,10 @@ EXACT_SGD = ToleranceSchedule(
     "SGD performs identical float32 operations on both sides: any difference is a bug.",
 )
 EXACT_ADAM = ToleranceSchedule(
-    "exact/adam", 1e-5, 1.1, 0.05,
-    "Adam's bias correction rounds differently in TF1 and Keras; drift starts at ~1e-7 and grows with training.",
+    "exact/adam", 1e-5, 1.25, 0.1,
+    "Adam's bias correction rounds differently in TF1 and Keras: the losses differ by ~1e-7 (relative) at "
+    "step 2 and training amplifies it to a few % by step 300. A real bug shows at once: Keras' default "
+    "epsilon 1e-7 instead of TF1's 1e-8 already differs by ~1e-4 at step 2.",
 )
 STATISTICAL = ToleranceSchedule(
     "statistical", float("inf"), 1.0, float("inf"),

@@ -46,7 +46,7 @@ def versions() -> dict[str, str]:
 
 def model_with_weights(config: ParityConfig, weights: dict[str, np.ndarray]) -> keras.Model:
     """The Keras twin, its legacy-named variables set to exactly `weights`."""
-    model = build_model(config.params, seed=config.seed)
+    model = build_model(config.modern_params, seed=config.seed)
     variables = legacy_variables(model)
     missing = sorted(set(variables) - set(weights))
     if missing:
