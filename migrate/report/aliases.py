@@ -70,7 +70,7 @@ class AliasTable:
 
     def add_assignment(self, node: ast.Assign | ast.AnnAssign) -> bool:
         """Record `name = known.chain`; True if the table changed."""
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        targets = _targets(node)
         if node.value is None:
             return False
         value = self.qualified(node.value)
@@ -123,6 +123,8 @@ def build_alias_table(
             table.add_import_from(node)
     table.forget(shadowing_names)
     candidates = [node for node in assignments if _is_chain_assignment(node)]
+    targets = {target.id for node in candidates for target in _targets(node) if isinstance(target, ast.Name)}
+    candidates = [node for node in candidates if _root(node.value) in table.bindings or _root(node.value) in targets]
     for _ in range(3):
         if not any([table.add_assignment(node) for node in candidates]):
             break
@@ -131,3 +133,13 @@ def build_alias_table(
 
 def _is_chain_assignment(node: ast.Assign | ast.AnnAssign) -> bool:
     return node.value is not None and isinstance(node.value, (ast.Name, ast.Attribute))
+
+
+def _targets(node: ast.Assign | ast.AnnAssign) -> list[ast.expr]:
+    return node.targets if isinstance(node, ast.Assign) else [node.target]
+
+
+def _root(node: ast.AST) -> str | None:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import lru_cache
 from typing import Callable
 
 from migrate.report.aliases import build_alias_table, dotted_parts
 from migrate.report.context import FileContext, Reference
 from migrate.report.model import ClassInfo, FileResult, Finding, HookUse, MethodInfo
-from migrate.report.names import display
+from migrate.report.names import display, is_tensorflow
 from migrate.report.registry import CHECKS, load_rules
 from migrate.report.sources import DEFAULT_MAX_BYTES, SkipFile, SourceFile, module_names, read_source
 
@@ -32,7 +33,15 @@ _PYTHON2_HINTS = (
     (re.compile(r"(?<![\w.])0[0-7]+\b"), "old octal literal"),
     (re.compile(r"\bur[\"']"), "`ur''` string"),
 )
-_LEAVES = frozenset({ast.Constant, ast.Load, ast.Store, ast.Del, ast.alias, ast.Pass, ast.Break, ast.Continue})
+_LEAVES = frozenset({
+    ast.Constant, ast.Load, ast.Store, ast.Del, ast.alias, ast.Pass, ast.Break, ast.Continue,
+    ast.Global, ast.Nonlocal, ast.MatchSingleton, ast.Import, ast.ImportFrom,
+})
+_SCALAR_FIELDS = frozenset({
+    "ctx", "id", "attr", "arg", "name", "names", "module", "level", "conversion", "is_async", "kind",
+    "type_comment", "rest", "tag", "simple",
+})
+_COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, getattr(ast, "TryStar", ast.Try))
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 Locator = Callable[[int], tuple[int | None, int]]
@@ -70,75 +79,157 @@ def analyse_file(source: SourceFile, max_bytes: int = DEFAULT_MAX_BYTES) -> File
 
 
 def analyse_tree(tree: ast.Module, text: str, result: FileResult, locate: Locator, package: str) -> None:
-    interesting, chains, imports, assignments = _collect(tree)
+    imports, assignments, has_classes = _statements(tree.body)
     top_level = [node.name for node in tree.body if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))]
     aliases = build_alias_table(imports, assignments, top_level, package)
     context = FileContext(tree, aliases, assignments)
     result.exports = aliases.bindings
-    if aliases.binds_tensorflow():
-        interesting.extend(_references(chains, aliases))
-        for node in interesting:
-            for rule, check in CHECKS.get(type(node), ()):
+    roots = frozenset(name for name, value in aliases.bindings.items() if is_tensorflow(value))
+    if roots or any(is_tensorflow(module) for module in aliases.star_modules):
+        interesting, chains = _collect(tree, roots)
+        dispatched: list = [*interesting, *_references(chains, aliases)]
+        for node in dispatched:
+            for rule, check in checks_for(node):
                 for flagged, message in check(node, context):
                     cell, line = locate(flagged.lineno)
                     result.findings.append(Finding(result.path, cell, line, flagged.col_offset, rule.code, message))
-    classes = [node for node in interesting if type(node) is ast.ClassDef]
-    if classes:
+    if has_classes:
         result.classes = _class_infos(tree, context, result.module, locate, result.path)
     if "migrate:" in text:
         result.suppressions = _suppressions(text, locate)
 
 
-def _collect(tree: ast.Module):
-    wanted = frozenset(node_type for node_type in CHECKS if issubclass(node_type, ast.AST)) | {ast.ClassDef}
-    interesting: list = []
-    chains: list[tuple[ast.AST, ast.AST | None]] = []
+def _statements(body: list[ast.stmt]) -> tuple[list, list, bool]:
+    """Imports and assignments at any depth (they are statements: no expression walk needed)."""
     imports: list[ast.Import | ast.ImportFrom] = []
     assignments: list[ast.Assign | ast.AnnAssign] = []
-    stack: list[tuple[ast.AST, ast.AST | None]] = [(tree, None)]
+    has_classes = False
+    pending = [body]
+    while pending:
+        for statement in pending.pop():
+            kind = type(statement)
+            if kind is ast.Import or kind is ast.ImportFrom:
+                imports.append(statement)
+            elif kind is ast.Assign or kind is ast.AnnAssign:
+                assignments.append(statement)
+            elif kind is ast.ClassDef:
+                has_classes = True
+                pending.append(statement.body)
+            elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+                pending.append(statement.body)
+            elif isinstance(statement, _COMPOUND):
+                pending.append(statement.body)
+                pending.append(getattr(statement, "orelse", ()))
+                pending.append(getattr(statement, "finalbody", ()))
+                pending.extend(handler.body for handler in getattr(statement, "handlers", ()))
+            elif kind.__name__ == "Match":
+                pending.extend(case.body for case in statement.cases)
+    return imports, assignments, has_classes
+
+
+def _collect(tree: ast.Module, roots: frozenset[str]):
+    """One explicit-stack walk: the nodes checks registered for, and every maximal Load
+    name chain rooted in a TensorFlow alias, with the `Call` that calls it (if any).
+
+    A pure chain (`a.b.c`) is consumed whole: its inner `a.b` and `a` are not
+    visited, so only maximal chains are seen and nothing is resolved twice.
+    """
+    wanted, attributes, keywords = _wanted()
+    interesting: list = []
+    chains: list[tuple[ast.AST, ast.Call | None]] = []
+    stack: list[ast.AST] = [tree]
     pop, push = stack.pop, stack.append
-    Name, Attribute, Load, AST = ast.Name, ast.Attribute, ast.Load, ast.AST
-    binders = {ast.Import: imports, ast.ImportFrom: imports, ast.Assign: assignments, ast.AnnAssign: assignments}
+    Name, Attribute, Call, Load, AST, keyword = ast.Name, ast.Attribute, ast.Call, ast.Load, ast.AST, ast.keyword
+    fields_of = _FIELDS
+    leaves = _LEAVES
+
+    def chain(node: ast.AST, call: ast.Call | None) -> None:
+        base = node
+        while type(base) is Attribute:
+            if base.attr in attributes:
+                interesting.append(base)
+            base = base.value
+        if type(base) is Name:
+            if base.id in roots and type(node.ctx) is Load:
+                chains.append((node, call))
+        else:
+            push(base)
+
     while stack:
-        node, parent = pop()
+        node = pop()
         kind = type(node)
+        if kind is Name:
+            if node.id in roots and type(node.ctx) is Load:
+                chains.append((node, None))
+            continue
+        if kind is Attribute:
+            chain(node, None)
+            continue
         if kind in wanted:
             interesting.append(node)
-        if kind is Name or kind is Attribute:
-            if type(parent) is not Attribute and type(node.ctx) is Load:
-                chains.append((node, parent))
-            if kind is Name:
-                continue
-        elif kind in binders:
-            binders[kind].append(node)
-        elif kind in _LEAVES:
+        elif kind is keyword and node.arg in keywords:
+            interesting.append(node)
+        if kind in leaves:
             continue
-        fields = _FIELDS.get(kind)
+        fields = fields_of.get(kind)
         if fields is None:
-            fields = _FIELDS[kind] = tuple(field for field in kind._fields if field != "ctx")
+            fields = fields_of[kind] = tuple(field for field in kind._fields if field not in _SCALAR_FIELDS)
+        if kind is Call:
+            func = node.func
+            if type(func) is Name or type(func) is Attribute:
+                chain(func, node)
+                fields = ("args", "keywords")
         for field in fields:
-            value = getattr(node, field, None)
+            value = getattr(node, field)
             if type(value) is list:
                 for item in value:
                     if isinstance(item, AST):
-                        push((item, node))
-            elif isinstance(value, AST):
-                push((value, node))
-    return interesting, chains, imports, assignments
+                        push(item)
+            elif value is not None:
+                push(value)
+    return interesting, chains
 
 
-def _references(chains: list[tuple[ast.AST, ast.AST | None]], aliases) -> list[Reference]:
-    roots = {name for name, value in aliases.bindings.items() if value.partition(".")[0] in ("tensorflow", "tensorflow_estimator")}
+_KEYS_OF = {
+    Reference: lambda reference: dispatch_keys(reference.name),
+    ast.Attribute: lambda node: (f".{node.attr}",),
+    ast.keyword: lambda node: (f"{node.arg}=",),
+}
+
+
+@lru_cache(maxsize=1)
+def _wanted() -> tuple[frozenset[type], frozenset[str], frozenset[str]]:
+    """Node types, attribute names and keyword names some check is registered for."""
+    types = frozenset(key for key in CHECKS if isinstance(key, type) and issubclass(key, ast.AST) and key not in _KEYS_OF)
+    attributes = frozenset(key[1:] for key in CHECKS if isinstance(key, str) and key.startswith("."))
+    keywords = frozenset(key[:-1] for key in CHECKS if isinstance(key, str) and key.endswith("="))
+    return types, attributes, keywords
+
+
+def checks_for(node) -> list:
+    """The registered checks for a node: by `type(node)`, or by the keys derived from it."""
+    key_of = _KEYS_OF.get(type(node))
+    if key_of is None:
+        return CHECKS.get(type(node), [])
+    return [entry for key in key_of(node) for entry in CHECKS.get(key, ())]
+
+
+@lru_cache(maxsize=8192)
+def dispatch_keys(name: str) -> tuple[str, ...]:
+    """`a.b.c` → ("a.b.c", "a.b.*", "a.*"): the registry keys a reference is dispatched under."""
+    keys = [name]
+    while "." in name:
+        name = name.rpartition(".")[0]
+        keys.append(f"{name}.*")
+    return tuple(keys)
+
+
+def _references(chains: list[tuple[ast.AST, ast.Call | None]], aliases) -> list[Reference]:
     references = []
-    for node, parent in chains:
-        root = node
-        while type(root) is ast.Attribute:
-            root = root.value
-        if type(root) is not ast.Name or root.id not in roots:
-            continue
+    for node, call in chains:
         name = aliases.tensorflow_name(node)
         if name is not None:
-            references.append(Reference(node, name, ".".join(dotted_parts(node) or ()), parent))
+            references.append(Reference(node, name, ".".join(dotted_parts(node) or ()), call))
     return references
 
 
@@ -163,21 +254,24 @@ def _class_infos(tree: ast.Module, context: FileContext, module: str, locate: Lo
 
 
 def _iter_classes(body: list[ast.stmt], prefix: str):
+    """(ClassDef, qualname) for every class, nested and local ones included (`f.<locals>.C`)."""
     for statement in body:
-        if isinstance(statement, ast.ClassDef):
+        kind = type(statement)
+        if kind is ast.ClassDef:
             qualname = f"{prefix}{statement.name}"
             yield statement, qualname
             yield from _iter_classes(statement.body, f"{qualname}.")
-        elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
             yield from _iter_classes(statement.body, f"{prefix}{statement.name}.<locals>.")
-        else:
-            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
-                block = getattr(statement, field, None)
-                if isinstance(block, list):
-                    yield from _iter_classes([item for item in block if isinstance(item, ast.stmt)], prefix)
-                    for item in block:
-                        if isinstance(item, (ast.ExceptHandler, getattr(ast, "match_case", ast.ExceptHandler))):
-                            yield from _iter_classes(item.body, prefix)
+        elif isinstance(statement, _COMPOUND):
+            yield from _iter_classes(statement.body, prefix)
+            yield from _iter_classes(getattr(statement, "orelse", ()), prefix)
+            for handler in getattr(statement, "handlers", ()):
+                yield from _iter_classes(handler.body, prefix)
+            yield from _iter_classes(getattr(statement, "finalbody", ()), prefix)
+        elif kind.__name__ == "Match":
+            for case in statement.cases:
+                yield from _iter_classes(case.body, prefix)
 
 
 def _methods(node: ast.ClassDef, context: FileContext, locate: Locator, path: str) -> dict[str, MethodInfo]:

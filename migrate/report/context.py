@@ -13,14 +13,14 @@ class Reference:
     """A maximal name chain (`tf.compat.v1.train.Saver`) that resolves into TensorFlow.
 
     `name` is canonical (`tensorflow.train.Saver`), `spelling` is what the
-    file wrote, `parent` the node that contains the chain (a `Call` when the
-    name is called). Rules that match on API names register for this type.
+    file wrote, `call` the `Call` node when the chain is what is called.
+    Rules register for references by canonical name or namespace.
     """
 
     node: ast.AST
     name: str
     spelling: str
-    parent: ast.AST | None
+    call: ast.Call | None
 
 
 class FileContext:

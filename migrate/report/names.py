@@ -9,6 +9,8 @@ module paths TensorFlow's own code and older user code import from
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 TENSORFLOW_ROOTS = frozenset({"tensorflow", "tensorflow_estimator"})
 
 # Private package → public namespace; the module component after the package is dropped
@@ -51,6 +53,7 @@ def is_tensorflow(dotted: str) -> bool:
     return dotted.partition(".")[0] in TENSORFLOW_ROOTS
 
 
+@lru_cache(maxsize=16384)
 def canonical(dotted: str) -> str:
     """The one spelling rules match on; non-TensorFlow names come back unchanged."""
     parts = dotted.split(".")

@@ -1,11 +1,18 @@
 """The rule registry, in pyupgrade's shape.
 
 Each module in `migrate/report/rules/` defines one `RULE` and one or more
-check functions decorated with `@register(RULE, node_type, ...)`. Importing
-every module of that package (`load_rules`) fills `CHECKS`, a dict from node
-type to the checks interested in it; the file visitor dispatches on
-`type(node)` through that dict. Node types are `ast` classes or `Reference`,
-a resolved TensorFlow name (see `migrate.report.context`).
+check functions decorated with `@register(RULE, key, ...)`. Importing every
+module of that package (`load_rules`) fills `CHECKS`, a dict from key to the
+checks interested in it; the file visitor dispatches through that dict. A key
+is one of:
+
+* a node type — an `ast` class, or `HookClass` for the whole-codebase pass;
+* for resolved TensorFlow names (`Reference`s, see `migrate.report.context`),
+  a canonical name (`"tensorflow.Session"`) or a namespace (`"tensorflow.contrib.*"`);
+* `".attr"` for any attribute access `x.attr`, `"arg="` for a keyword argument.
+
+Keying by name keeps dispatch to a few dict lookups per node instead of
+every rule looking at every node (see `analysis.dispatch_keys`).
 
 A check is `check(node, context) -> Iterable[(node, message)]`; the visitor
 turns each pair into a `Finding` carrying the rule's code.
@@ -55,20 +62,21 @@ class Rule:
 
 Message = tuple[ast.AST, str]
 Check = Callable[[object, "FileContext"], Iterable[Message]]
+Key = "type | str"
 
 RULES: dict[str, Rule] = {}
-CHECKS: dict[type, list[tuple[Rule, Check]]] = {}
+CHECKS: dict[type | str, list[tuple[Rule, Check]]] = {}
 
 
-def register(rule: Rule, *node_types: type) -> Callable[[Check], Check]:
-    """Register `check` for `node_types` under `rule` (and the rule itself)."""
+def register(rule: Rule, *keys: type | str) -> Callable[[Check], Check]:
+    """Register `check` for `keys` (node types, canonical names, `namespace.*`) under `rule`."""
 
     def decorator(check: Check) -> Check:
         known = RULES.setdefault(rule.code, rule)
         if known is not rule:
             raise ValueError(f"rule code {rule.code} is defined twice ({known.name}, {rule.name})")
-        for node_type in node_types:
-            CHECKS.setdefault(node_type, []).append((rule, check))
+        for key in keys:
+            CHECKS.setdefault(key, []).append((rule, check))
         return check
 
     return decorator

@@ -79,11 +79,12 @@ class Report:
 def scan(paths: Sequence[str], options: ScanOptions = ScanOptions()) -> Report:
     started = time.perf_counter()
     rules = load_rules()
+    hook_map = equivalents(options.callbacks_dir)  # loaded before workers fork, so they inherit it
     sources, skipped = discover(paths)
     results = analyse_all(sources, options)
     skipped.extend(result for result in results if result.skipped)
     scanned = [result for result in results if not result.skipped]
-    hooks = find_hooks(scanned, equivalents(options.callbacks_dir))
+    hooks = find_hooks(scanned, hook_map)
     findings = [finding for result in scanned for finding in result.findings] + _hook_findings(hooks)
     suppressions = {result.path: result.suppressions for result in scanned if result.suppressions}
     kept = [finding for finding in findings if options.wants(finding.code)]

@@ -47,22 +47,23 @@ class SourceText:
 
 def discover(paths: Sequence[str]) -> tuple[list[SourceFile], list[FileResult]]:
     """Files to scan under `paths` (files or directories), and the entries skipped on the way."""
+    followed: list[str] = []
+    items = [item for path in paths for item in _walk(path, followed)]
+    skipped = [item for item in items if isinstance(item, FileResult)]
+    # A file can only be reached twice through a followed symlink or overlapping paths.
+    resolve = bool(followed) or len(paths) > 1
     files: list[SourceFile] = []
-    skipped: list[FileResult] = []
     seen: set[str] = set()
-    for path in paths:
-        for item in _walk(path):
-            if isinstance(item, FileResult):
-                skipped.append(item)
-            else:
-                real = os.path.realpath(item.path)
-                if real not in seen:
-                    seen.add(real)
-                    files.append(item)
+    for item in items:
+        if isinstance(item, SourceFile):
+            key = os.path.realpath(item.path) if resolve else item.path
+            if key not in seen:
+                seen.add(key)
+                files.append(item)
     return files, skipped
 
 
-def _walk(path: str) -> Iterator[SourceFile | FileResult]:
+def _walk(path: str, followed: list[str]) -> Iterator[SourceFile | FileResult]:
     root = os.path.realpath(path)
     if not os.path.isdir(path):
         yield SourceFile(os.path.abspath(path), path, os.path.dirname(root))
@@ -78,6 +79,8 @@ def _walk(path: str) -> Iterator[SourceFile | FileResult]:
             continue
         for entry in entries:
             item = _classify(entry, root, real_directory, walked)
+            if entry.is_symlink() and not isinstance(item, FileResult) and item is not None:
+                followed.append(entry.path)
             if isinstance(item, tuple):
                 stack.append(item)
             elif item is not None:

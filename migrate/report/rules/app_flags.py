@@ -49,7 +49,7 @@ def _replacement(name: str) -> str | None:
     return None
 
 
-@register(RULE, Reference)
+@register(RULE, "tensorflow.app.flags", "tensorflow.app.flags.*", "tensorflow.flags", "tensorflow.flags.*", "tensorflow.app.run")
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
     replacement = _replacement(reference.name)
     if replacement is not None:

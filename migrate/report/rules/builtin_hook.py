@@ -38,8 +38,7 @@ from __future__ import annotations
 import ast
 from typing import Iterator
 
-from migrate.report.aliases import dotted_parts
-from migrate.report.context import FileContext
+from migrate.report.context import FileContext, Reference
 from migrate.report.equivalents import hook_equivalent
 from migrate.report.registry import Message, Rule, register
 
@@ -61,13 +60,13 @@ def builtin_hook_name(name: str) -> str | None:
     return None
 
 
-@register(RULE, ast.Call)
-def check(node: ast.Call, context: FileContext) -> Iterator[Message]:
-    name = context.tensorflow_name(node.func)
-    hook = builtin_hook_name(name) if name else None
-    if hook is None:
+@register(RULE, "tensorflow.train.*", "tensorflow.estimator.*", "tensorflow.contrib.*")
+def check(reference: Reference, context: FileContext) -> Iterator[Message]:
+    hook = builtin_hook_name(reference.name)
+    call = reference.call
+    if hook is None or call is None:
         return
-    spelling = ".".join(dotted_parts(node.func) or [hook])
+    spelling, node = reference.spelling, call
     equivalent = hook_equivalent(hook)
     if equivalent is None:
         yield node, (

@@ -46,10 +46,9 @@ NAMES = frozenset(f"tensorflow.estimator.{name}" for name in CANNED) | frozenset
 )
 
 
-@register(RULE, Reference)
+@register(RULE, *sorted(NAMES))
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
-    if reference.name in NAMES:
-        yield reference.node, (
-            f"`{reference.spelling}` is a premade Estimator removed in TF 2.16; rebuild the network as Keras layers "
-            "(feature columns → preprocessing layers) and train with fit (see modern/model.py)"
-        )
+    yield reference.node, (
+        f"`{reference.spelling}` is a premade Estimator removed in TF 2.16; rebuild the network as Keras layers "
+        "(feature columns → preprocessing layers) and train with fit (see modern/model.py)"
+    )

@@ -53,10 +53,9 @@ def _message(shown: str) -> str:
     )
 
 
-@register(RULE, Reference)
+@register(RULE, PREFIX, PREFIX + ".*")
 def check_name(reference: Reference, context: FileContext) -> Iterator[Message]:
-    if _is_contrib(reference.name):
-        yield reference.node, _message(reference.spelling)
+    yield reference.node, _message(reference.spelling)
 
 
 @register(RULE, ast.Import)

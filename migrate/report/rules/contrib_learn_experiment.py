@@ -42,7 +42,7 @@ def _matches(name: str) -> bool:
     return "learn_runner" in parts or parts[-1] == "Experiment"
 
 
-@register(RULE, Reference)
+@register(RULE, "tensorflow.contrib.learn.*")
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
     if _matches(reference.name):
         yield reference.node, (

@@ -46,14 +46,12 @@ MESSAGE = (
 )
 
 
-@register(RULE, Reference)
+@register(RULE, *sorted(NAMES))
 def check_function(reference: Reference, context: FileContext) -> Iterator[Message]:
-    if reference.name in NAMES:
-        yield reference.node, f"`{reference.spelling}` {MESSAGE}"
+    yield reference.node, f"`{reference.spelling}` {MESSAGE}"
 
 
-@register(RULE, ast.Call)
-def check_method(node: ast.Call, context: FileContext) -> Iterator[Message]:
-    func = node.func
-    if isinstance(func, ast.Attribute) and func.attr in METHODS and context.tensorflow_name(func) is None:
-        yield func, f"`.{func.attr}()` {MESSAGE}"
+@register(RULE, *(f".{method}" for method in sorted(METHODS)))
+def check_method(node: ast.Attribute, context: FileContext) -> Iterator[Message]:
+    if context.tensorflow_name(node) is None:
+        yield node, f"`.{node.attr}()` {MESSAGE}"

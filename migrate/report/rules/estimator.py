@@ -45,10 +45,9 @@ NAMES = frozenset({
 })
 
 
-@register(RULE, Reference)
+@register(RULE, *sorted(NAMES))
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
-    if reference.name in NAMES:
-        yield reference.node, (
-            f"`{reference.spelling}` is gone in TF 2.16+ (tf.estimator was removed); "
-            "build a Keras model and train it with `model.fit` (see modern/model.py, modern/training.py)"
-        )
+    yield reference.node, (
+        f"`{reference.spelling}` is gone in TF 2.16+ (tf.estimator was removed); "
+        "build a Keras model and train it with `model.fit` (see modern/model.py, modern/training.py)"
+    )

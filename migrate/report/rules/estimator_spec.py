@@ -44,10 +44,9 @@ NAMES = frozenset({
 })
 
 
-@register(RULE, Reference)
+@register(RULE, *sorted(NAMES))
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
-    if reference.name in NAMES:
-        yield reference.node, (
-            f"`{reference.spelling}` disappears with tf.estimator; move its outputs to the Keras model, "
-            "`loss`/`train_op`/`eval_metric_ops` to `model.compile`, its hooks to callbacks (see modern/model.py)"
-        )
+    yield reference.node, (
+        f"`{reference.spelling}` disappears with tf.estimator; move its outputs to the Keras model, "
+        "`loss`/`train_op`/`eval_metric_ops` to `model.compile`, its hooks to callbacks (see modern/model.py)"
+    )

@@ -36,11 +36,9 @@ from migrate.report.registry import Message, Rule, register
 RULE = Rule(code="TFM302", name="feed-dict", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/pipeline.py")
 
 
-@register(RULE, ast.Call)
-def check(node: ast.Call, context: FileContext) -> Iterator[Message]:
-    for keyword in node.keywords:
-        if keyword.arg == "feed_dict":
-            yield keyword.value, (
-                "`feed_dict=` feeds placeholders at `session.run`, which TF2 does not have; stream the data "
-                "with tf.data (`Dataset.from_generator`, see modern/pipeline.py) into `model.fit`"
-            )
+@register(RULE, "feed_dict=")
+def check(node: ast.keyword, context: FileContext) -> Iterator[Message]:
+    yield node.value, (
+        "`feed_dict=` feeds placeholders at `session.run`, which TF2 does not have; stream the data "
+        "with tf.data (`Dataset.from_generator`, see modern/pipeline.py) into `model.fit`"
+    )

@@ -33,7 +33,7 @@ from __future__ import annotations
 import ast
 from typing import Iterator
 
-from migrate.report.context import FileContext
+from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
 RULE = Rule(code="TFM403", name="from-tensor-slices-numpy", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/pipeline.py")
@@ -49,12 +49,13 @@ def _has_array(node: ast.AST, context: FileContext) -> bool:
     return context.is_array_expression(node)
 
 
-@register(RULE, ast.Call)
-def check(node: ast.Call, context: FileContext) -> Iterator[Message]:
-    if not node.args or context.tensorflow_name(node.func) not in NAMES:
+@register(RULE, *sorted(NAMES))
+def check(reference: Reference, context: FileContext) -> Iterator[Message]:
+    call = reference.call
+    if call is None or not call.args:
         return
-    if _has_array(node.args[0], context):
-        yield node, (
+    if _has_array(call.args[0], context):
+        yield call, (
             "`Dataset.from_tensor_slices` on NumPy arrays embeds them in the graph as constants (GraphDef 2 GB limit "
             "in graph mode/Estimator input_fn); stream them with `Dataset.from_generator` (see modern/pipeline.py)"
         )

@@ -45,10 +45,9 @@ NAMES = frozenset(
 )
 
 
-@register(RULE, Reference)
+@register(RULE, *sorted(NAMES))
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
-    if reference.name in NAMES:
-        yield reference.node, (
-            f"`{reference.spelling}` is the graph's global-step variable, gone in TF2; read "
-            "`model.optimizer.iterations` instead (it is not Keras' per-epoch `batch` index)"
-        )
+    yield reference.node, (
+        f"`{reference.spelling}` is the graph's global-step variable, gone in TF2; read "
+        "`model.optimizer.iterations` instead (it is not Keras' per-epoch `batch` index)"
+    )

@@ -39,9 +39,9 @@ from migrate.report.registry import Message, Rule, register
 RULE = Rule(code="TFM402", name="iterator-initializer", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/callbacks/iterator_initializer.py")
 
 
-@register(RULE, ast.Attribute)
+@register(RULE, ".initializer")
 def check(node: ast.Attribute, context: FileContext) -> Iterator[Message]:
-    if node.attr != "initializer" or context.tensorflow_name(node) is not None:
+    if context.tensorflow_name(node) is not None:
         return
     owner = ".".join(dotted_parts(node.value) or ["…"])
     yield node, (

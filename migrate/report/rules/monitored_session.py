@@ -47,10 +47,9 @@ NAMES = frozenset(
 )
 
 
-@register(RULE, Reference)
+@register(RULE, *sorted(NAMES))
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
-    if reference.name in NAMES:
-        yield reference.node, (
-            f"`{reference.spelling}` is the TF1 training loop (hooks, checkpoints, summaries); replace it with "
-            "`model.fit` and explicit callbacks such as `ModelCheckpoint` and `TensorBoard` (see modern/training.py)"
-        )
+    yield reference.node, (
+        f"`{reference.spelling}` is the TF1 training loop (hooks, checkpoints, summaries); replace it with "
+        "`model.fit` and explicit callbacks such as `ModelCheckpoint` and `TensorBoard` (see modern/training.py)"
+    )

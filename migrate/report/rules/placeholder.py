@@ -39,10 +39,9 @@ RULE = Rule(code="TFM301", name="placeholder", fix="manual", effort="rewrite", d
 NAMES = frozenset({"tensorflow.placeholder", "tensorflow.placeholder_with_default", "tensorflow.sparse_placeholder"})
 
 
-@register(RULE, Reference)
+@register(RULE, *sorted(NAMES))
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
-    if reference.name in NAMES:
-        yield reference.node, (
-            f"`{reference.spelling}` is a graph input fed by `feed_dict` and fails in eager TF2; use `keras.Input` "
-            "for the model and a tf.data pipeline for the values (see modern/pipeline.py)"
-        )
+    yield reference.node, (
+        f"`{reference.spelling}` is a graph input fed by `feed_dict` and fails in eager TF2; use `keras.Input` "
+        "for the model and a tf.data pipeline for the values (see modern/pipeline.py)"
+    )

@@ -48,10 +48,9 @@ NAMES = frozenset(f"tensorflow.train.{name}" for name in TRAIN_NAMES) | frozense
 )
 
 
-@register(RULE, Reference)
+@register(RULE, *sorted(NAMES))
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
-    if reference.name in NAMES:
-        yield reference.node, (
-            f"`{reference.spelling}` belongs to the queue-runner input pipeline, which needs session threads and "
-            "does not run eagerly; build the pipeline with tf.data (see modern/pipeline.py)"
-        )
+    yield reference.node, (
+        f"`{reference.spelling}` belongs to the queue-runner input pipeline, which needs session threads and "
+        "does not run eagerly; build the pipeline with tf.data (see modern/pipeline.py)"
+    )

@@ -45,10 +45,9 @@ NAMES = frozenset({
 })
 
 
-@register(RULE, Reference)
+@register(RULE, *sorted(NAMES))
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
-    if reference.name in NAMES:
-        yield reference.node, (
-            f"`{reference.spelling}` configures the Estimator's hidden session hooks; turn each setting into a callback "
-            "(`ModelCheckpoint`, `TensorBoard`), `keras.utils.set_random_seed`, or a tf.distribute strategy"
-        )
+    yield reference.node, (
+        f"`{reference.spelling}` configures the Estimator's hidden session hooks; turn each setting into a callback "
+        "(`ModelCheckpoint`, `TensorBoard`), `keras.utils.set_random_seed`, or a tf.distribute strategy"
+    )

@@ -39,10 +39,9 @@ RULE = Rule(code="TFM505", name="saver", fix="manual", effort="rewrite", doc=__d
 NAMES = frozenset({"tensorflow.train.Saver", "tensorflow.train.import_meta_graph", "tensorflow.train.export_meta_graph"})
 
 
-@register(RULE, Reference)
+@register(RULE, *sorted(NAMES))
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
-    if reference.name in NAMES:
-        yield reference.node, (
-            f"`{reference.spelling}` saves name-based graph checkpoints through a session; use `tf.train.Checkpoint` "
-            "or `model.save_weights`, and map old checkpoints onto the model's weights (see modern/weights.py)"
-        )
+    yield reference.node, (
+        f"`{reference.spelling}` saves name-based graph checkpoints through a session; use `tf.train.Checkpoint` "
+        "or `model.save_weights`, and map old checkpoints onto the model's weights (see modern/weights.py)"
+    )

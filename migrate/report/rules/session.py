@@ -39,10 +39,9 @@ RULE = Rule(code="TFM303", name="session", fix="manual", effort="redesign", doc=
 NAMES = frozenset({"tensorflow.Session", "tensorflow.InteractiveSession"})
 
 
-@register(RULE, Reference)
+@register(RULE, *sorted(NAMES))
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
-    if reference.name in NAMES:
-        yield reference.node, (
-            f"`{reference.spelling}` runs a graph, which TF2 code does not build; execute eagerly: train with "
-            "`model.fit` or call a `tf.function` step in a loop (see modern/training.py)"
-        )
+    yield reference.node, (
+        f"`{reference.spelling}` runs a graph, which TF2 code does not build; execute eagerly: train with "
+        "`model.fit` or call a `tf.function` step in a loop (see modern/training.py)"
+    )

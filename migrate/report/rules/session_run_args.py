@@ -49,11 +49,9 @@ def _requested(call: ast.Call) -> tuple[bool, bool]:
     return fetches, feeds
 
 
-@register(RULE, Reference)
+@register(RULE, *sorted(NAMES))
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
-    if reference.name not in NAMES:
-        return
-    call = reference.parent if isinstance(reference.parent, ast.Call) and reference.parent.func is reference.node else None
+    call = reference.call
     fetches, feeds = _requested(call) if call is not None else (True, False)
     advice = []
     if fetches:

@@ -44,10 +44,8 @@ def _keras_name(function: str) -> str:
     return special.get(function) or "".join(part.capitalize() for part in function.split("_"))
 
 
-@register(RULE, Reference)
+@register(RULE, PREFIX, PREFIX + ".*")
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
-    if not reference.name.startswith(PREFIX + ".") and reference.name != PREFIX:
-        return
     member = reference.name[len(PREFIX) + 1:].split(".")[0] if reference.name != PREFIX else ""
     target = f"`keras.layers.{_keras_name(member)}`" if member else "the matching `keras.layers` class"
     yield reference.node, (

@@ -37,8 +37,7 @@ RULE = Rule(code="TFM503", name="tf-logging", fix="automatic", effort="rename", 
 PREFIX = "tensorflow.logging"
 
 
-@register(RULE, Reference)
+@register(RULE, PREFIX, PREFIX + ".*")
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
-    if reference.name == PREFIX or reference.name.startswith(PREFIX + "."):
-        replacement = "absl.logging" + reference.name[len(PREFIX):]
-        yield reference.node, f"`{reference.spelling}` is removed in TF2; use `{replacement}` (or the `logging` module)"
+    replacement = "absl.logging" + reference.name[len(PREFIX):]
+    yield reference.node, f"`{reference.spelling}` is removed in TF2; use `{replacement}` (or the `logging` module)"

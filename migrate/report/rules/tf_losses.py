@@ -55,11 +55,8 @@ V1_LOSSES = {
 }
 
 
-@register(RULE, Reference)
+@register(RULE, *(f"tensorflow.losses.{name}" for name in V1_LOSSES))
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
-    module, _, name = reference.name.rpartition(".")
-    if module != "tensorflow.losses" or name not in V1_LOSSES:
-        return
-    replacement = V1_LOSSES[name]
+    replacement = V1_LOSSES[reference.name.rpartition(".")[2]]
     advice = f"use `{replacement}` in `model.compile`" if replacement else "losses are no longer collected in the graph: compute the total from the Keras loss and `model.losses`"
     yield reference.node, f"`{reference.spelling}` is a TF1 loss using graph collections, removed in TF2; {advice}"

@@ -47,11 +47,9 @@ V1_METRICS = frozenset({
 })
 
 
-@register(RULE, Reference)
+@register(RULE, *(f"tensorflow.metrics.{name}" for name in sorted(V1_METRICS)))
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
-    module, _, name = reference.name.rpartition(".")
-    if module == "tensorflow.metrics" and name in V1_METRICS:
-        yield reference.node, (
-            f"`{reference.spelling}` is a TF1 streaming metric (value, update_op in local variables), removed in TF2; "
-            "pass a `keras.metrics` object to `model.compile(metrics=...)`"
-        )
+    yield reference.node, (
+        f"`{reference.spelling}` is a TF1 streaming metric (value, update_op in local variables), removed in TF2; "
+        "pass a `keras.metrics` object to `model.compile(metrics=...)`"
+    )

@@ -44,10 +44,9 @@ NAMES = frozenset({
 })
 
 
-@register(RULE, Reference)
+@register(RULE, *sorted(NAMES))
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
-    if reference.name in NAMES:
-        yield reference.node, (
-            f"`{reference.spelling}` disappears with tf.estimator; train with `model.fit(..., validation_data=...)` "
-            "and evaluate with `model.evaluate` (see modern/training.py)"
-        )
+    yield reference.node, (
+        f"`{reference.spelling}` disappears with tf.estimator; train with `model.fit(..., validation_data=...)` "
+        "and evaluate with `model.evaluate` (see modern/training.py)"
+    )

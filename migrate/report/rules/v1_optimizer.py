@@ -51,12 +51,9 @@ KERAS_OPTIMIZERS = {
 }
 
 
-@register(RULE, Reference)
+@register(RULE, *(f"tensorflow.train.{name}" for name in KERAS_OPTIMIZERS))
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
-    module, _, name = reference.name.rpartition(".")
-    if module != "tensorflow.train" or name not in KERAS_OPTIMIZERS:
-        return
-    replacement = KERAS_OPTIMIZERS[name]
+    replacement = KERAS_OPTIMIZERS[reference.name.rpartition(".")[2]]
     advice = f"use `{replacement}`" if replacement else "no Keras twin: keep it under tf.compat.v1 or write a custom optimizer"
     yield reference.node, (
         f"`{reference.spelling}` is a TF1 graph optimizer (minimize → train_op); {advice} in `model.compile`; "

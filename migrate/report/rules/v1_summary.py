@@ -44,10 +44,9 @@ NAMES = frozenset(
 )
 
 
-@register(RULE, Reference)
+@register(RULE, *sorted(NAMES))
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
-    if reference.name in NAMES:
-        yield reference.node, (
-            f"`{reference.spelling}` belongs to graph-collected TF1 summaries written through a session; use "
-            "`keras.callbacks.TensorBoard(update_freq=N)` or `tf.summary.create_file_writer` with an explicit step"
-        )
+    yield reference.node, (
+        f"`{reference.spelling}` belongs to graph-collected TF1 summaries written through a session; use "
+        "`keras.callbacks.TensorBoard(update_freq=N)` or `tf.summary.create_file_writer` with an explicit step"
+    )

@@ -41,10 +41,9 @@ NAMES = frozenset(
 )
 
 
-@register(RULE, Reference)
+@register(RULE, *sorted(NAMES))
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
-    if reference.name in NAMES:
-        yield reference.node, (
-            f"`{reference.spelling}` returns an op for a session to run; TF2 variables are initialised on creation, "
-            "so delete the call (and the `session.run` around it)"
-        )
+    yield reference.node, (
+        f"`{reference.spelling}` returns an op for a session to run; TF2 variables are initialised on creation, "
+        "so delete the call (and the `session.run` around it)"
+    )

@@ -43,10 +43,9 @@ NAMES = frozenset(
 )
 
 
-@register(RULE, Reference)
+@register(RULE, *sorted(NAMES))
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
-    if reference.name in NAMES:
-        yield reference.node, (
-            f"`{reference.spelling}` creates/shares variables by name through graph scopes, which TF2 does not have; "
-            "make them weights of Keras layers (`add_weight`, `keras.layers.*`) (see modern/model.py)"
-        )
+    yield reference.node, (
+        f"`{reference.spelling}` creates/shares variables by name through graph scopes, which TF2 does not have; "
+        "make them weights of Keras layers (`add_weight`, `keras.layers.*`) (see modern/model.py)"
+    )

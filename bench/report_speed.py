@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""Benchmark `migrate report` against `tf_upgrade_v2 --intree` and the parse-only floor.
+
+    .venv/bin/python bench/report_speed.py            # full run, writes bench/results/report_speed.{json,md}
+    .venv/bin/python bench/report_speed.py --quick    # tensorflow_estimator only, 1 repeat
+
+Trees: the installed `tensorflow_estimator` package and `tensorflow/python` of
+the pinned TF (real TF1-era code that defines and uses hooks). Their `.py`
+files are copied to `bench/.work/trees/` so every tool reads the same files
+and `tf_upgrade_v2` can write its output tree next to them. Each tool runs as
+a subprocess (interpreter start-up included, as a user would run it):
+
+* ours: `python -m migrate report TREE --format json --output FILE --jobs N --exit-zero`;
+* floor: this script with `--parse-only TREE --jobs N`: read and `ast.parse`
+  every file in the same process pool, nothing else;
+* tf_upgrade_v2: `tf_upgrade_v2 --intree TREE --outtree OUT --reportfile FILE`.
+
+Ours and the floor are repeated (median kept); the load average is recorded
+around every run, because the machine is shared.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib.metadata
+import importlib.util
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = ROOT / "bench" / ".work"
+RESULTS = ROOT / "bench" / "results"
+VENV_BIN = ROOT / ".venv" / "bin"
+TARGET_SPEEDUP = 20.0
+TARGET_FLOOR_RATIO = 2.0
+
+
+def package_directory(name: str) -> Path:
+    """Where an installed package lives, found without importing it."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit(f"{name} is not installed in {sys.executable}; run with .venv/bin/python")
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def copy_python_tree(source: Path, destination: Path) -> int:
+    if destination.exists():
+        shutil.rmtree(destination)
+    count = 0
+    for path in source.rglob("*.py"):
+        if "__pycache__" in path.parts:
+            continue
+        target = destination / path.relative_to(source)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+        count += 1
+    return count
+
+
+def parse_chunk(paths: list[str]) -> int:
+    parsed = 0
+    for path in paths:
+        try:
+            with open(path, "rb") as handle:
+                ast.parse(handle.read())
+            parsed += 1
+        except (SyntaxError, ValueError):
+            pass
+    return parsed
+
+
+def parse_only(tree: Path, jobs: int) -> int:
+    """The floor: read and parse every .py file in a pool of `jobs` processes, chunks of 8 like the report."""
+    paths = sorted(str(path) for path in tree.rglob("*.py"))
+    chunks = [paths[start:start + 8] for start in range(0, len(paths), 8)]
+    with ProcessPoolExecutor(max_workers=jobs) as executor:
+        return sum(executor.map(parse_chunk, chunks))
+
+
+def timed(command: list[str]) -> dict:
+    load_before = os.getloadavg()[0]
+    started = time.perf_counter()
+    completed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"})
+    seconds = time.perf_counter() - started
+    if completed.returncode not in (0, 1):
+        raise SystemExit(f"failed ({completed.returncode}): {' '.join(command)}\n{completed.stderr[-3000:]}")
+    return {"seconds": round(seconds, 3), "load_before": round(load_before, 2), "load_after": round(os.getloadavg()[0], 2)}
+
+
+def repeated(command: list[str], repeats: int) -> dict:
+    runs = [timed(command) for _ in range(repeats)]
+    return {"median_seconds": round(statistics.median(run["seconds"] for run in runs), 3), "runs": runs}
+
+
+def measure_tree(name: str, tree: Path, files: int, jobs: int, repeats: int, tf_upgrade: bool) -> dict:
+    python = sys.executable
+    out = WORK / "out"
+    out.mkdir(parents=True, exist_ok=True)
+    ours_command = [python, "-m", "migrate", "report", str(tree), "--format", "json", "--output", str(out / f"{name}.json"), "--jobs", str(jobs), "--exit-zero"]
+    floor_command = [python, str(Path(__file__).resolve()), "--parse-only", str(tree), "--jobs", str(jobs)]
+    result = {"tree": name, "files": files, "jobs": jobs}
+    result["floor"] = repeated(floor_command, repeats)
+    result["ours"] = repeated(ours_command, repeats)
+    report = json.loads((out / f"{name}.json").read_text())
+    result["ours"]["findings"] = report["summary"]["findings"]
+    result["ours"]["hook_subclasses"] = report["summary"]["hook_subclasses"]
+    result["ours"]["skipped"] = report["summary"]["files_skipped"]
+    if tf_upgrade:
+        outtree = WORK / "tf_upgrade_out" / name
+        shutil.rmtree(outtree, ignore_errors=True)
+        command = [str(VENV_BIN / "tf_upgrade_v2"), "--intree", str(tree), "--outtree", str(outtree), "--reportfile", str(out / f"{name}-tf_upgrade_v2.txt")]
+        result["tf_upgrade_v2"] = repeated(command, 1)
+        result["speedup_vs_tf_upgrade_v2"] = round(result["tf_upgrade_v2"]["median_seconds"] / result["ours"]["median_seconds"], 1)
+    result["ratio_to_parse_floor"] = round(result["ours"]["median_seconds"] / result["floor"]["median_seconds"], 2)
+    for tool in ("ours", "floor", "tf_upgrade_v2"):
+        if tool in result:
+            result[tool]["files_per_second"] = round(files / result[tool]["median_seconds"], 1)
+    return result
+
+
+def markdown(summary: dict) -> str:
+    lines = [
+        "# `migrate report` speed",
+        "",
+        f"Command: `{summary['command']}`  ",
+        f"Machine: {summary['machine']['cpus']} CPUs, Python {summary['machine']['python']}, "
+        f"TensorFlow {summary['machine']['tensorflow']}, tensorflow-estimator {summary['machine']['tensorflow_estimator']}  ",
+        f"Measured: {summary['measured_at']}; load average before/after each run is in the JSON "
+        f"(range during this run: {summary['load_range'][0]}–{summary['load_range'][1]}; the machine is shared).",
+        "",
+        "| tree | files | jobs | tf_upgrade_v2 s (files/s) | migrate report s (files/s) | parse-only floor s (files/s) | speed-up vs tf_upgrade_v2 | ratio to floor |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for tree in summary["trees"]:
+        upgrade = tree.get("tf_upgrade_v2")
+        upgrade_cell = f"{upgrade['median_seconds']} ({upgrade['files_per_second']})" if upgrade else "—"
+        speedup = f"{tree['speedup_vs_tf_upgrade_v2']}×" if upgrade else "—"
+        lines.append(
+            f"| {tree['tree']} | {tree['files']} | {tree['jobs']} | {upgrade_cell} | "
+            f"{tree['ours']['median_seconds']} ({tree['ours']['files_per_second']}) | "
+            f"{tree['floor']['median_seconds']} ({tree['floor']['files_per_second']}) | {speedup} | {tree['ratio_to_parse_floor']}× |"
+        )
+    lines += [
+        "",
+        f"Targets: ≥ {TARGET_SPEEDUP:.0f}× faster than tf_upgrade_v2, ≤ {TARGET_FLOOR_RATIO:.0f}× the parse-only floor. "
+        f"Met: {'yes' if summary['targets_met'] else 'NO'}.",
+        "",
+        "Times are wall-clock medians of whole subprocesses (interpreter start-up included); "
+        "tf_upgrade_v2 runs once per tree (it also imports TensorFlow and writes a converted copy of the tree).",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="tensorflow_estimator only, one repeat, results not written")
+    parser.add_argument("--no-tf-upgrade", action="store_true", help="skip tf_upgrade_v2 (it takes minutes on tensorflow/python)")
+    parser.add_argument("--parse-only", metavar="TREE", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.parse_only:
+        print(parse_only(Path(args.parse_only), args.jobs))
+        return 0
+    trees = {"tensorflow_estimator": package_directory("tensorflow_estimator")}
+    if not args.quick:
+        trees["tensorflow/python"] = package_directory("tensorflow") / "python"
+    repeats = 1 if args.quick else args.repeats
+    results = []
+    for name, source in trees.items():
+        copy = WORK / "trees" / name.replace("/", "_")
+        files = copy_python_tree(source, copy)
+        print(f"[bench] {name}: {files} files", file=sys.stderr, flush=True)
+        results.append(measure_tree(name, copy, files, args.jobs, repeats, not args.no_tf_upgrade))
+        print(json.dumps(results[-1]), file=sys.stderr, flush=True)
+    loads = [run[key] for tree in results for tool in ("ours", "floor", "tf_upgrade_v2") if tool in tree for run in tree[tool]["runs"] for key in ("load_before", "load_after")]
+    summary = {
+        "command": "python bench/report_speed.py" + (" --quick" if args.quick else "") + (f" --jobs {args.jobs}" if args.jobs != 2 else ""),
+        "measured_at": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "tensorflow": importlib.metadata.version("tensorflow-cpu") if _installed("tensorflow-cpu") else importlib.metadata.version("tensorflow"),
+            "tensorflow_estimator": importlib.metadata.version("tensorflow-estimator"),
+        },
+        "load_range": [min(loads), max(loads)],
+        "trees": results,
+        "targets": {"speedup_vs_tf_upgrade_v2": TARGET_SPEEDUP, "ratio_to_parse_floor": TARGET_FLOOR_RATIO},
+    }
+    summary["targets_met"] = all(
+        tree["ratio_to_parse_floor"] <= TARGET_FLOOR_RATIO and tree.get("speedup_vs_tf_upgrade_v2", TARGET_SPEEDUP) >= TARGET_SPEEDUP
+        for tree in results
+    )
+    text = markdown(summary)
+    print(text)
+    if not args.quick:
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        (RESULTS / "report_speed.json").write_text(json.dumps(summary, indent=2) + "\n")
+        (RESULTS / "report_speed.md").write_text(text)
+    return 0 if summary["targets_met"] else 1
+
+
+def _installed(distribution: str) -> bool:
+    try:
+        importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return True
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
