@@ -27,6 +27,7 @@ import importlib.util
 import json
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -86,18 +87,26 @@ def parse_only(tree: Path, jobs: int) -> int:
 
 
 def timed(command: list[str]) -> dict:
+    """Wall seconds and CPU seconds (user+sys of the process and its workers) of one subprocess."""
     load_before = os.getloadavg()[0]
+    usage_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     completed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"})
     seconds = time.perf_counter() - started
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (usage.ru_utime - usage_before.ru_utime) + (usage.ru_stime - usage_before.ru_stime)
     if completed.returncode not in (0, 1):
         raise SystemExit(f"failed ({completed.returncode}): {' '.join(command)}\n{completed.stderr[-3000:]}")
-    return {"seconds": round(seconds, 3), "load_before": round(load_before, 2), "load_after": round(os.getloadavg()[0], 2)}
+    return {"seconds": round(seconds, 3), "cpu_seconds": round(cpu, 3), "load_before": round(load_before, 2), "load_after": round(os.getloadavg()[0], 2)}
 
 
 def repeated(command: list[str], repeats: int) -> dict:
     runs = [timed(command) for _ in range(repeats)]
-    return {"median_seconds": round(statistics.median(run["seconds"] for run in runs), 3), "runs": runs}
+    return {
+        "median_seconds": round(statistics.median(run["seconds"] for run in runs), 3),
+        "median_cpu_seconds": round(statistics.median(run["cpu_seconds"] for run in runs), 3),
+        "runs": runs,
+    }
 
 
 def measure_tree(name: str, tree: Path, files: int, jobs: int, repeats: int, tf_upgrade: bool) -> dict:
@@ -120,6 +129,9 @@ def measure_tree(name: str, tree: Path, files: int, jobs: int, repeats: int, tf_
         result["tf_upgrade_v2"] = repeated(command, 1)
         result["speedup_vs_tf_upgrade_v2"] = round(result["tf_upgrade_v2"]["median_seconds"] / result["ours"]["median_seconds"], 1)
     result["ratio_to_parse_floor"] = round(result["ours"]["median_seconds"] / result["floor"]["median_seconds"], 2)
+    result["cpu_ratio_to_parse_floor"] = round(result["ours"]["median_cpu_seconds"] / result["floor"]["median_cpu_seconds"], 2)
+    if tf_upgrade:
+        result["cpu_speedup_vs_tf_upgrade_v2"] = round(result["tf_upgrade_v2"]["median_cpu_seconds"] / result["ours"]["median_cpu_seconds"], 1)
     for tool in ("ours", "floor", "tf_upgrade_v2"):
         if tool in result:
             result[tool]["files_per_second"] = round(files / result[tool]["median_seconds"], 1)
@@ -136,17 +148,18 @@ def markdown(summary: dict) -> str:
         f"Measured: {summary['measured_at']}; load average before/after each run is in the JSON "
         f"(range during this run: {summary['load_range'][0]}–{summary['load_range'][1]}; the machine is shared).",
         "",
-        "| tree | files | jobs | tf_upgrade_v2 s (files/s) | migrate report s (files/s) | parse-only floor s (files/s) | speed-up vs tf_upgrade_v2 | ratio to floor |",
+        "Wall-clock seconds (files/s); CPU seconds (user+sys, workers included) in brackets.",
+        "",
+        "| tree | files | jobs | tf_upgrade_v2 | migrate report | parse-only floor | speed-up vs tf_upgrade_v2 wall [CPU] | ratio to floor wall [CPU] |",
         "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for tree in summary["trees"]:
         upgrade = tree.get("tf_upgrade_v2")
-        upgrade_cell = f"{upgrade['median_seconds']} ({upgrade['files_per_second']})" if upgrade else "—"
-        speedup = f"{tree['speedup_vs_tf_upgrade_v2']}×" if upgrade else "—"
+        upgrade_cell = _cell(upgrade) if upgrade else "—"
+        speedup = f"{tree['speedup_vs_tf_upgrade_v2']}× [{tree['cpu_speedup_vs_tf_upgrade_v2']}×]" if upgrade else "—"
         lines.append(
-            f"| {tree['tree']} | {tree['files']} | {tree['jobs']} | {upgrade_cell} | "
-            f"{tree['ours']['median_seconds']} ({tree['ours']['files_per_second']}) | "
-            f"{tree['floor']['median_seconds']} ({tree['floor']['files_per_second']}) | {speedup} | {tree['ratio_to_parse_floor']}× |"
+            f"| {tree['tree']} | {tree['files']} | {tree['jobs']} | {upgrade_cell} | {_cell(tree['ours'])} | "
+            f"{_cell(tree['floor'])} | {speedup} | {tree['ratio_to_parse_floor']}× [{tree['cpu_ratio_to_parse_floor']}×] |"
         )
     lines += [
         "",
@@ -158,6 +171,10 @@ def markdown(summary: dict) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def _cell(measure: dict) -> str:
+    return f"{measure['median_seconds']} s ({measure['files_per_second']}/s) [{measure['median_cpu_seconds']} s]"
 
 
 def main(argv: list[str] | None = None) -> int:
