@@ -12,7 +12,8 @@ from migrate.parity.scenarios import SCENARIOS
 
 DEFAULT_STEPS = {"exact": 300, "statistical": 2000}
 DEFAULT_ACCURACY_BAR = {"exact": None, "statistical": 0.98}
-DEFAULT_MAX_ACCURACY_GAP_POINTS = {"exact": 0.0, "statistical": 0.5}
+DEFAULT_MAX_ACCURACY_GAP_POINTS = {("exact", "sgd"): 0.0}  # bit-identical training: identical accuracy
+FALLBACK_MAX_ACCURACY_GAP_POINTS = 0.5
 
 DESCRIPTION = """\
 Train the TF1 Estimator (legacy/) and its Keras rebuild (modern/) on MNIST from
@@ -46,7 +47,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--accuracy-bar", type=float, help="minimum test accuracy for both (default: 0.98 statistical)")
     parser.add_argument(
         "--max-accuracy-gap", type=float,
-        help="allowed |Δ test accuracy| in points (default: 0 exact, 0.5 statistical)",
+        help="allowed |Δ test accuracy| in points (default: 0 for exact sgd, else 0.5)",
     )
     parser.add_argument("--out", type=Path, default=Path("parity-out"), help="directory for the JSON, Markdown and PNG outputs")
     parser.add_argument("--record", type=Path, help="write this run's trace (JSON) here")
@@ -102,7 +103,7 @@ def config_from_args(args: argparse.Namespace) -> ParityConfig:
         scenarios=parse_scenarios(args.scenarios),
         accuracy_bar=accuracy_bar,
         max_accuracy_gap=(args.max_accuracy_gap if args.max_accuracy_gap is not None
-                          else DEFAULT_MAX_ACCURACY_GAP_POINTS[args.mode]) / 100.0,
+                          else DEFAULT_MAX_ACCURACY_GAP_POINTS.get((args.mode, args.optimizer), FALLBACK_MAX_ACCURACY_GAP_POINTS)) / 100.0,
         modern_overrides=parse_overrides(args.modern_override),
     )
 

@@ -1,0 +1,142 @@
+"""`migrate parity` end to end: real Estimator, real Keras, real MNIST, real CLI."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from migrate.cli import main
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def summary_of(out: Path) -> dict:
+    return json.loads((out / "parity-summary.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def exact_sgd_run(tmp_path_factory):
+    """The acceptance run: exact SGD, 300 steps, every scenario; both sides recorded for the TF 2.21 check."""
+    out = tmp_path_factory.mktemp("parity-exact")
+    code = main(["parity", "--mode", "exact", "--optimizer", "sgd", "--steps", "300",
+                 "--out", str(out), "--record", str(out / "trace.json")])
+    return code, out
+
+
+@pytest.mark.estimator
+def test_exact_sgd_is_bit_identical_on_tf215(exact_sgd_run):
+    code, out = exact_sgd_run
+    summary = summary_of(out)
+    assert summary["losses"]["max_abs_loss_diff"] == 0.0
+    assert summary["losses"]["steps_compared"] == 300
+    assert summary["metrics"]["legacy"]["accuracy"] == summary["metrics"]["modern"]["accuracy"]
+    assert code == 0, summary["failures"]
+
+
+@pytest.mark.estimator
+def test_every_event_scenario_matches(exact_sgd_run):
+    _, out = exact_sgd_run
+    events = summary_of(out)["events"]
+    assert set(events) == {"train-steps", "data-exhausted", "stop-at-step", "evaluate", "predict", "train-and-evaluate"}
+    assert {name: item["ok"] for name, item in events.items()} == dict.fromkeys(events, True)
+    assert events["train-and-evaluate"]["expected_differences"], "known differences are shown, not hidden"
+
+
+@pytest.mark.estimator
+def test_outputs_are_written(exact_sgd_run):
+    _, out = exact_sgd_run
+    report = (out / "parity-report.md").read_text()
+    assert "## 1. Per-step losses" in report and "## 2. Hook vs callback event sequences" in report
+    assert (out / "parity-losses.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    trace = json.loads((out / "trace.json").read_text())
+    assert set(trace["sides"]) == {"legacy", "modern"}
+    assert trace["sides"]["legacy"]["versions"]["tensorflow"].startswith("2.15")
+
+
+def tf221_python() -> Path:
+    configured = os.environ.get("MIGRATE_TF221_PYTHON")
+    return Path(configured) if configured else ROOT / ".venv-tf221" / "bin" / "python"
+
+
+@pytest.mark.estimator
+def test_tf215_trace_vs_tf221_modern_is_bit_identical(exact_sgd_run, tmp_path):
+    python = tf221_python()
+    if not python.exists():
+        pytest.skip(f"no TF 2.21 environment at {python}; `python3 dev.py test` creates it")
+    _, recorded = exact_sgd_run
+    out = tmp_path / "tf221"
+    result = subprocess.run(
+        [str(python), "-m", "migrate", "parity", "--mode", "exact", "--optimizer", "sgd", "--steps", "300",
+         "--side", "modern", "--against", str(recorded / "trace.json"), "--out", str(out)],
+        capture_output=True, text=True, cwd=ROOT, env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    summary = summary_of(out)
+    assert summary["versions"]["modern"]["tensorflow"].startswith("2.21")
+    assert summary["versions"]["modern"]["keras"].startswith("3.")
+    assert summary["losses"]["max_abs_loss_diff"] == 0.0
+    assert all(item["ok"] for item in summary["events"].values())
+
+
+@pytest.mark.estimator
+def test_wrong_adam_epsilon_breaks_parity_at_step_2(tmp_path, capsys):
+    code = main(["parity", "--optimizer", "adam", "--steps", "20", "--scenarios", "none", "--out", str(tmp_path),
+                 "--modern-override", "adam_epsilon=1e-7"])
+    assert code == 1
+    summary = summary_of(tmp_path)
+    assert summary["losses"]["first_violation_step"] == 2
+    assert "losses: first step beyond tolerance is 2:" in capsys.readouterr().out
+
+
+@pytest.mark.estimator
+def test_correct_adam_stays_within_the_schedule(tmp_path):
+    code = main(["parity", "--optimizer", "adam", "--steps", "40", "--scenarios", "none", "--out", str(tmp_path)])
+    summary = summary_of(tmp_path)
+    assert summary["losses"]["first_difference_step"] is not None, "Adam is expected to drift, not be identical"
+    assert summary["losses"]["ok"], summary["failures"]
+    assert code == 0, summary["failures"]
+
+
+@pytest.mark.estimator
+def test_callback_dropping_the_last_after_run_is_caught(tmp_path, monkeypatch, capsys):
+    from migrate.parity.sides import modern_side
+    from modern.callbacks.event_recorder import EventRecorder
+    from modern.pipeline import train_dataset
+
+    class DropsLastAfterRun(EventRecorder):
+        def on_train_end(self, logs=None):
+            self.events.pop()
+            super().on_train_end(logs)
+
+    def broken_train_steps(model, x, y):
+        recorder = DropsLastAfterRun()
+        modern_side.training.fit_steps(model, train_dataset(x, y, 32), 5, [recorder])
+        return recorder.events
+
+    monkeypatch.setitem(modern_side.SCENARIO_RUNNERS, "train-steps", broken_train_steps)
+    code = main(["parity", "--steps", "3", "--scenarios", "train-steps", "--out", str(tmp_path)])
+    assert code == 1
+    assert (
+        "train-steps: first divergence at event #12: legacy train:after_run step=5 vs modern (nothing)"
+        in capsys.readouterr().out
+    )
+
+
+@pytest.mark.estimator
+def test_statistical_mode_short_run(tmp_path):
+    """Dropout 0.5, shuffling, Adam for 400 steps, with a stated lower bar: both ≥ 93%, within 1.5 points.
+
+    The full run (2,000 steps: both ≥ 98%, within 0.5 points) is `migrate parity --mode statistical`.
+    """
+    code = main(["parity", "--mode", "statistical", "--steps", "400", "--scenarios", "none",
+                 "--accuracy-bar", "0.93", "--max-accuracy-gap", "1.5", "--out", str(tmp_path)])
+    summary = summary_of(tmp_path)
+    assert summary["config"]["dropout_rate"] == 0.5 and summary["config"]["shuffle"] is True
+    assert summary["metrics"]["legacy"]["accuracy"] >= 0.93
+    assert summary["metrics"]["modern"]["accuracy"] >= 0.93
+    assert summary["metrics"]["accuracy_gap_points"] <= 1.5
+    assert code == 0, summary["failures"]

@@ -1,0 +1,54 @@
+"""Bad input to `migrate parity` exits 2 with a clear message, before any training."""
+from __future__ import annotations
+
+import json
+
+from migrate.cli import main
+from migrate.parity import trace as traces
+
+
+def run(args, capsys):
+    code = main(["parity", *args])
+    return code, capsys.readouterr().err
+
+
+def test_modern_side_needs_a_trace(capsys):
+    code, err = run(["--side", "modern"], capsys)
+    assert code == 2 and "--side modern needs --against TRACE" in err
+
+
+def test_unknown_scenario(capsys):
+    code, err = run(["--scenarios", "warp-drive"], capsys)
+    assert code == 2 and "unknown scenario(s) warp-drive" in err
+
+
+def test_bad_override(capsys):
+    code, err = run(["--modern-override", "epsilon"], capsys)
+    assert code == 2 and "expects KEY=VALUE" in err
+
+
+def test_corrupt_trace(tmp_path, capsys):
+    path = tmp_path / "trace.json"
+    path.write_text('{"format": "tf1-migrate-parity-trace", "format_vers')
+    code, err = run(["--side", "modern", "--against", str(path)], capsys)
+    assert code == 2 and "not valid JSON" in err and str(path) in err
+
+
+def test_trace_format_version_mismatch(tmp_path, capsys):
+    path = tmp_path / "trace.json"
+    path.write_text(json.dumps({"format": traces.TRACE_FORMAT, "format_version": 0, "config": {}, "sides": {},
+                                "initial_weights": {}}))
+    code, err = run(["--side", "modern", "--against", str(path)], capsys)
+    assert code == 2 and "format version 0" in err
+
+
+def test_trace_from_another_config(tmp_path, capsys, mnist):
+    from migrate.parity.config import ParityConfig
+    from migrate.parity.run import data_fingerprint
+
+    recorded = ParityConfig(steps=50).as_dict(data_fingerprint(mnist))
+    path = tmp_path / "trace.json"
+    traces.write_trace(path, traces.build_trace(recorded, {"legacy": {}}, {}))
+    code, err = run(["--side", "modern", "--against", str(path), "--steps", "300"], capsys)
+    assert code == 2
+    assert "recorded with another config (steps: trace 50 vs now 300)" in err and "--steps 50" in err
