@@ -1,6 +1,6 @@
 """`FeedFnHook` → no callback: feed data through a generator and `Dataset.from_generator`.
 
-`tf.compat.v1.train.FeedFnHook(feed_fn)` called `feed_fn()` in every
+`tf.compat.v1.train.FeedFnHook(feed_fn)` (twin: `legacy/hooks/feed_fn.py`) called `feed_fn()` in every
 `before_run` and passed the returned ``{placeholder: value}`` dict as the
 step's `feed_dict`. Keras has no feed injection, and TF2 has no placeholders:
 whatever `feed_fn` produced per step is what a Python generator yields per

@@ -1,6 +1,6 @@
 """`GlobalStepWaiterHook` → no callback: use a `tf.distribute` strategy.
 
-`tf.compat.v1.train.GlobalStepWaiterHook(wait_until_step)` made a
+`tf.compat.v1.train.GlobalStepWaiterHook(wait_until_step)` (twin: `legacy/hooks/global_step_waiter.py`) made a
 between-graph replicated worker sleep in `before_run` until the chief's
 global step reached `wait_until_step` (a staggered start for asynchronous
 parameter-server training). TF2 has no global-step tensor shared by polling:
