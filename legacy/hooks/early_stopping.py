@@ -7,6 +7,7 @@ evaluations). It checks every `run_every_steps` steps (or `run_every_secs`).
 It belongs in `TrainSpec(hooks=[...])`.
 
 Twin: `modern/callbacks/early_stopping.py` (`EarlyStopping`, whose patience
+also counts training steps — unlike Keras' stock `EarlyStopping`, which
 counts epochs).
 """
 from __future__ import annotations
