@@ -70,3 +70,27 @@ def test_migrate_hooks_prints_the_table(capsys):
 def test_migrate_hooks_bad_directory(capsys, tmp_path):
     assert main(["hooks", "--callbacks-dir", str(tmp_path / "missing")]) == 2
     assert "is not a directory" in capsys.readouterr().err
+
+
+def test_readme_table_is_the_generated_one():
+    """The README's copy is `migrate hooks --readme README.md` output: regenerate it when a callback changes."""
+    from pathlib import Path
+
+    from migrate.commands.hooks import BEGIN_MARKER, END_MARKER
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    embedded = readme[readme.index(BEGIN_MARKER) + len(BEGIN_MARKER): readme.index(END_MARKER)].strip()
+    assert embedded == markdown_table(load_hook_map())
+
+
+def test_readme_option_rewrites_only_between_markers(tmp_path, capsys):
+    from migrate.commands.hooks import BEGIN_MARKER, END_MARKER
+
+    document = tmp_path / "doc.md"
+    document.write_text(f"intro\n{BEGIN_MARKER}\nstale\n{END_MARKER}\noutro\n")
+    assert main(["hooks", "--readme", str(document)]) == 0
+    text = document.read_text()
+    assert text.startswith("intro\n") and text.endswith(f"{END_MARKER}\noutro\n")
+    assert "stale" not in text and "| `StopAtStepHook` | `StopAtStep` |" in text
+    document.write_text("no markers here\n")
+    assert main(["hooks", "--readme", str(document)]) == 2
