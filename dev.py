@@ -41,7 +41,7 @@ ENVIRONMENTS = {
     ),
     "tf221": Environment(
         "tf221", ROOT / ".venv-tf221", ROOT / "requirements" / "tf221.txt",
-        ("tensorflow-cpu==2.21.0", "keras==3.15.1", "pytest", "matplotlib"),
+        ("tensorflow-cpu==2.21.0", "keras==3.15.1", "tensorboard", "pytest", "matplotlib"),
     ),
 }
 STAMP = ".tf1-migrate-stamp"
