@@ -23,6 +23,7 @@ from migrate.report.registry import CHECKS, RULES, Rule, load_rules, matches
 from migrate.report.sources import DEFAULT_MAX_BYTES, SourceFile, discover
 
 CHUNK_SIZE = 8
+CHUNK_BYTES = 256 * 1024
 PARALLEL_THRESHOLD = 32
 PROGRESS_THRESHOLD = 100
 
@@ -113,7 +114,7 @@ def analyse_all(sources: list[SourceFile], options: ScanOptions) -> list[FileRes
             progress.advance(1)
         progress.close()
         return results
-    chunks = [sources[start:start + CHUNK_SIZE] for start in range(0, len(sources), CHUNK_SIZE)]
+    chunks = _balanced_chunks(sources)
     context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
     results = []
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as executor:
@@ -124,6 +125,31 @@ def analyse_all(sources: list[SourceFile], options: ScanOptions) -> list[FileRes
             progress.advance(len(chunk_results))
     progress.close()
     return results
+
+
+def _balanced_chunks(sources: list[SourceFile]) -> list[list[SourceFile]]:
+    """Largest files first, in chunks of at most CHUNK_SIZE files or CHUNK_BYTES: a few huge
+    generated files (TensorFlow's gen_*_ops.py) then do not end up together at the tail."""
+    sized = []
+    for source in sources:
+        try:
+            size = os.stat(source.path).st_size
+        except OSError:
+            size = 0
+        sized.append((size, source))
+    sized.sort(key=lambda item: -item[0])
+    chunks: list[list[SourceFile]] = []
+    current: list[SourceFile] = []
+    budget = 0
+    for size, source in sized:
+        if current and (len(current) == CHUNK_SIZE or budget + size > CHUNK_BYTES):
+            chunks.append(current)
+            current, budget = [], 0
+        current.append(source)
+        budget += size
+    if current:
+        chunks.append(current)
+    return chunks
 
 
 def analyse_chunk(sources: list[SourceFile], max_bytes: int, callbacks_dir: Path | None = None) -> list[FileResult]:
