@@ -15,8 +15,8 @@ a subprocess (interpreter start-up included, as a user would run it):
   every file in the same process pool, nothing else;
 * tf_upgrade_v2: `tf_upgrade_v2 --intree TREE --outtree OUT --reportfile FILE`.
 
-Ours and the floor are repeated (median kept); the load average is recorded
-around every run, because the machine is shared.
+Ours and the floors run round-robin, repeated (median kept); the load average
+is recorded around every run, because the machine is shared.
 """
 from __future__ import annotations
 
@@ -120,8 +120,16 @@ def timed(command: list[str]) -> dict:
     return {"seconds": round(seconds, 3), "cpu_seconds": round(cpu, 3), "load_before": round(load_before, 2), "load_after": round(os.getloadavg()[0], 2)}
 
 
-def repeated(command: list[str], repeats: int) -> dict:
-    runs = [timed(command) for _ in range(repeats)]
+def interleaved(commands: dict[str, list[str]], repeats: int) -> dict[str, dict]:
+    """Run the commands round-robin `repeats` times, so a change of machine load hits all alike."""
+    runs: dict[str, list[dict]] = {name: [] for name in commands}
+    for _ in range(repeats):
+        for name, command in commands.items():
+            runs[name].append(timed(command))
+    return {name: summarise(measured) for name, measured in runs.items()}
+
+
+def summarise(runs: list[dict]) -> dict:
     return {
         "median_seconds": round(statistics.median(run["seconds"] for run in runs), 3),
         "median_cpu_seconds": round(statistics.median(run["cpu_seconds"] for run in runs), 3),
@@ -140,9 +148,7 @@ def measure_tree(name: str, tree: Path, files: int, jobs: int, repeats: int, tf_
     result = {"tree": name, "files": files, "jobs": jobs}
     timed(floor_command)
     timed(ours_command)
-    result["floor"] = repeated(floor_command, repeats)
-    result["floor_no_gc"] = repeated(strict_floor_command, repeats)
-    result["ours"] = repeated(ours_command, repeats)
+    result.update(interleaved({"floor": floor_command, "floor_no_gc": strict_floor_command, "ours": ours_command}, repeats))
     report = json.loads((out / f"{stem}.json").read_text())
     result["ours"]["findings"] = report["summary"]["findings"]
     result["ours"]["hook_subclasses"] = report["summary"]["hook_subclasses"]
@@ -151,7 +157,7 @@ def measure_tree(name: str, tree: Path, files: int, jobs: int, repeats: int, tf_
         outtree = WORK / "tf_upgrade_out" / stem
         shutil.rmtree(outtree, ignore_errors=True)
         command = [str(VENV_BIN / "tf_upgrade_v2"), "--intree", str(tree), "--outtree", str(outtree), "--reportfile", str(out / f"{stem}-tf_upgrade_v2.txt")]
-        result["tf_upgrade_v2"] = repeated(command, 1)
+        result["tf_upgrade_v2"] = summarise([timed(command)])
         result["speedup_vs_tf_upgrade_v2"] = round(result["tf_upgrade_v2"]["median_seconds"] / result["ours"]["median_seconds"], 1)
     result["ratio_to_parse_floor"] = round(result["ours"]["median_seconds"] / result["floor"]["median_seconds"], 2)
     result["cpu_ratio_to_parse_floor"] = round(result["ours"]["median_cpu_seconds"] / result["floor"]["median_cpu_seconds"], 2)
@@ -211,7 +217,7 @@ def _cell(measure: dict) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="tensorflow_estimator only, one repeat, results not written")
     parser.add_argument("--no-tf-upgrade", action="store_true", help="skip tf_upgrade_v2 (it takes minutes on tensorflow/python)")
     parser.add_argument("--parse-only", metavar="TREE", help=argparse.SUPPRESS)
