@@ -10,9 +10,8 @@ imports or runs the scanned code. Layout, one purpose per module:
 * `hierarchy` — the whole-codebase SessionRunHook class graph;
 * `scanner` — parallel scan and the `Report`; `formats/` — text, json, markdown, sarif;
 * `scaffold` — Keras callback skeletons for `--emit-callbacks`.
+
+Importing the package imports nothing else, so building the `migrate`
+command line (which configures every subcommand) stays cheap; the entry
+point is `migrate.report.scanner.scan`.
 """
-from __future__ import annotations
-
-from migrate.report.scanner import Report, ScanOptions, scan
-
-__all__ = ["Report", "ScanOptions", "scan"]

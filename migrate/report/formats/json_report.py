@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import migrate
 from migrate.report.formats import register_format
-from migrate.report.scanner import Report
+
+if TYPE_CHECKING:
+    from migrate.report.scanner import Report
 
 
 def as_dict(report: Report) -> dict:

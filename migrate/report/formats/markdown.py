@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 from itertools import groupby
+from typing import TYPE_CHECKING
 
 from migrate.report.formats import register_format
 from migrate.report.formats.common import EFFORT_MEANING, group_skipped
-from migrate.report.scanner import Report
+
+if TYPE_CHECKING:
+    from migrate.report.scanner import Report
 
 
 def _cell(text: str) -> str:

@@ -8,10 +8,13 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import migrate
 from migrate.report.formats import register_format
-from migrate.report.scanner import Report
+
+if TYPE_CHECKING:
+    from migrate.report.scanner import Report
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 VERSION = "2.1.0"
