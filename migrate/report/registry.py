@@ -62,7 +62,6 @@ class Rule:
 
 Message = tuple[ast.AST, str]
 Check = Callable[[object, "FileContext"], Iterable[Message]]
-Key = "type | str"
 
 RULES: dict[str, Rule] = {}
 CHECKS: dict[type | str, list[tuple[Rule, Check]]] = {}

@@ -19,7 +19,7 @@ from migrate.report.analysis import analyse_file
 from migrate.report.equivalents import equivalents, use_directory
 from migrate.report.hierarchy import HookClass, find_hooks
 from migrate.report.model import FileResult, Finding
-from migrate.report.registry import CHECKS, RULES, Rule, load_rules, matches
+from migrate.report.registry import CHECKS, Rule, load_rules, matches
 from migrate.report.sources import DEFAULT_MAX_BYTES, SourceFile, discover
 
 CHUNK_SIZE = 8

@@ -35,7 +35,6 @@ callbacks = [StopAtStep(last_step=1000),        # modern/callbacks/stop_at_step.
 """
 from __future__ import annotations
 
-import ast
 from typing import Iterator
 
 from migrate.report.context import FileContext, Reference

@@ -91,3 +91,11 @@ def test_explain_prints_the_rule_doc(name: str, capsys) -> None:
 def test_explain_unknown_rule_is_a_usage_error(capsys) -> None:
     assert main(["explain", "TFM999"]) == 2
     assert "unknown rule" in capsys.readouterr().err
+
+
+def test_scaffold_command_writes_skeletons(write, tmp_path: Path, capsys) -> None:
+    write("src/hooks.py", "import tensorflow as tf\nclass StepHook(tf.train.SessionRunHook):\n    def after_run(self, run_context, run_values):\n        pass\n")
+    assert main(["scaffold", str(tmp_path / "src"), "--output-dir", str(tmp_path / "cb")]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.strip() == str(tmp_path / "cb" / "step_callback.py")
+    assert "1 SessionRunHook subclass(es) found" in captured.err

@@ -1,0 +1,40 @@
+"""`migrate scaffold PATH... --output-dir DIR`: Keras callback skeletons for every SessionRunHook subclass.
+
+The same as `migrate report PATH... --emit-callbacks DIR`, without the report.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from migrate.cli import Command, UsageError
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="files or directories to scan (.py and .ipynb)")
+    parser.add_argument("--output-dir", "-o", required=True, metavar="DIR", help="where to write one skeleton per hook")
+    parser.add_argument("--jobs", "-j", type=int, default=0, metavar="N", help="worker processes (default: one per CPU)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from migrate.report.scaffold import emit_callbacks
+    from migrate.report.scanner import ScanOptions, scan
+
+    missing = [path for path in args.paths if not os.path.lexists(path)]
+    if missing:
+        raise UsageError(f"no such file or directory: {', '.join(missing)}")
+    report = scan(args.paths, ScanOptions(jobs=max(args.jobs, 0), select=("TFM201",)))
+    for path in emit_callbacks(report.hooks, args.output_dir):
+        print(path)
+    print(f"migrate scaffold: {len(report.hooks)} SessionRunHook subclass(es) found", file=sys.stderr)
+    return 0
+
+
+COMMAND = Command(
+    name="scaffold",
+    help="write a Keras callback skeleton for every SessionRunHook subclass found",
+    configure=configure,
+    run=run,
+    description=__doc__,
+)
