@@ -1,7 +1,7 @@
 """Memory and the 2 GB wall: peak RSS of each input pipeline on MNIST-shaped data bigger than 2 GB.
 
     .venv/bin/python -m bench.memory                      # 1 GB and 3 GB datasets, writes results/memory.{json,md}
-    .venv/bin/python -m bench.memory --sizes 8M 24M --steps 3 --results-dir /tmp/out   # a tiny run
+    .venv/bin/python -m bench.memory --quick              # 8 MB and 24 MB, 3 steps, nothing written
 
 For every size the benchmark writes a synthetic MNIST-shaped dataset
 (``images.npy`` uint8 [N, 28, 28] and ``labels.npy`` uint8 [N], random bytes,
@@ -341,6 +341,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--sizes", nargs="+", type=parse_size, default=[parse_size("1G"), parse_size("3G")],
                         help="dataset sizes, e.g. 1G 3G (decimal units)")
     parser.add_argument("--steps", type=int, default=40, help="training steps per variant")
+    parser.add_argument("--quick", action="store_true", help="8 MB and 24 MB datasets, 3 steps; writes nothing")
     parser.add_argument("--variants", nargs="+", choices=VARIANTS, default=list(VARIANTS))
     parser.add_argument("--work-dir", type=Path, default=None, help="where the temporary dataset goes (default: $TMPDIR)")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds before a child is killed")
@@ -364,6 +365,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.child:
         return child_main(args)
     _raise_on_sigterm()
+    if args.quick:
+        args.sizes, args.steps = [parse_size("8M"), parse_size("24M")], 3
     wait_for_quiet(args.max_load, args.wait_for_quiet)
     load_before = load_average()
     started = timestamp()
@@ -384,8 +387,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     markdown = render_markdown(payload)
     print(markdown)
-    for path in write_results(args.name, payload, markdown, args.results_dir):
-        log(f"wrote {path}")
+    if not args.quick:
+        for path in write_results(args.name, payload, markdown, args.results_dir):
+            log(f"wrote {path}")
     return 0
 
 
