@@ -11,6 +11,7 @@ from migrate.parity.config import MODES, OPTIMIZERS, SIDES, ParityConfig, defaul
 from migrate.parity.scenarios import SCENARIOS
 
 DEFAULT_STEPS = {"exact": 300, "statistical": 2000}
+DEFAULT_OPTIMIZER = {"exact": "sgd", "statistical": "adam"}
 DEFAULT_ACCURACY_BAR = {"exact": None, "statistical": 0.98}
 DEFAULT_MAX_ACCURACY_GAP_POINTS = {("exact", "sgd"): 0.0}  # bit-identical training: identical accuracy
 FALLBACK_MAX_ACCURACY_GAP_POINTS = 0.5
@@ -34,7 +35,7 @@ Exit code: 0 parity holds, 1 parity broken, 2 usage error or unusable trace.
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", choices=MODES, default="exact")
-    parser.add_argument("--optimizer", choices=OPTIMIZERS, default="sgd")
+    parser.add_argument("--optimizer", choices=OPTIMIZERS, help="default: sgd in exact mode, adam in statistical mode")
     parser.add_argument("--steps", type=int, help="training steps (default: 300 exact, 2000 statistical)")
     parser.add_argument("--batch-size", type=int, default=128)
     parser.add_argument("--learning-rate", type=float, help="default: 0.05 for sgd, 1e-3 for adam")
@@ -86,6 +87,7 @@ def parse_overrides(items: list[str]) -> tuple[tuple[str, float | str], ...]:
 
 def config_from_args(args: argparse.Namespace) -> ParityConfig:
     steps = args.steps if args.steps is not None else DEFAULT_STEPS[args.mode]
+    optimizer = args.optimizer or DEFAULT_OPTIMIZER[args.mode]
     if steps < 1 or args.batch_size < 1:
         raise UsageError("--steps and --batch-size must be positive")
     if args.side == "modern" and args.against is None:
@@ -95,15 +97,15 @@ def config_from_args(args: argparse.Namespace) -> ParityConfig:
     accuracy_bar = args.accuracy_bar if args.accuracy_bar is not None else DEFAULT_ACCURACY_BAR[args.mode]
     return ParityConfig(
         mode=args.mode,
-        optimizer=args.optimizer,
+        optimizer=optimizer,
         steps=steps,
         batch_size=args.batch_size,
-        learning_rate=args.learning_rate if args.learning_rate is not None else default_learning_rate(args.optimizer),
+        learning_rate=args.learning_rate if args.learning_rate is not None else default_learning_rate(optimizer),
         seed=args.seed,
         scenarios=parse_scenarios(args.scenarios),
         accuracy_bar=accuracy_bar,
         max_accuracy_gap=(args.max_accuracy_gap if args.max_accuracy_gap is not None
-                          else DEFAULT_MAX_ACCURACY_GAP_POINTS.get((args.mode, args.optimizer), FALLBACK_MAX_ACCURACY_GAP_POINTS)) / 100.0,
+                          else DEFAULT_MAX_ACCURACY_GAP_POINTS.get((args.mode, optimizer), FALLBACK_MAX_ACCURACY_GAP_POINTS)) / 100.0,
         modern_overrides=parse_overrides(args.modern_override),
     )
 

@@ -136,6 +136,7 @@ def test_statistical_mode_short_run(tmp_path):
                  "--accuracy-bar", "0.93", "--max-accuracy-gap", "1.5", "--out", str(tmp_path)])
     summary = summary_of(tmp_path)
     assert summary["config"]["dropout_rate"] == 0.5 and summary["config"]["shuffle"] is True
+    assert summary["config"]["optimizer"] == "adam" and summary["config"]["learning_rate"] == 1e-3
     assert summary["metrics"]["legacy"]["accuracy"] >= 0.93
     assert summary["metrics"]["modern"]["accuracy"] >= 0.93
     assert summary["metrics"]["accuracy_gap_points"] <= 1.5
