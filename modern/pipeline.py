@@ -249,6 +249,18 @@ def _consecutive(images: Rows, labels: Rows, count: int, start: int, stop: int) 
     return batch_images, batch_labels
 
 
+def _permutation(count: int, seed: int, epoch: int) -> np.ndarray:
+    """``default_rng([seed, epoch]).permutation(count)``, the same order, held as int32 when it fits.
+
+    Shuffling an int32 range in place draws the same random numbers as
+    `permutation`, at half its memory: the index is the only part of the
+    pipeline that grows with the dataset (4 bytes per example instead of 8).
+    """
+    order = np.arange(count, dtype=np.int32 if count < 2**31 else np.int64)
+    np.random.default_rng([seed, epoch]).shuffle(order)
+    return order
+
+
 def train_batches(
     images: np.ndarray,
     labels: np.ndarray,
@@ -272,7 +284,7 @@ def train_batches(
             epochs = rows // count
             for epoch in np.unique(epochs).tolist():
                 if epoch not in permutations:
-                    permutations[epoch] = np.random.default_rng([shuffle_seed, epoch]).permutation(count)
+                    permutations[epoch] = _permutation(count, shuffle_seed, epoch)
             indices = np.concatenate(
                 [permutations[epoch][rows[epochs == epoch] % count] for epoch in np.unique(epochs).tolist()]
             )
