@@ -324,8 +324,28 @@ def render_markdown(payload: dict[str, Any]) -> str:
         markdown_table(["dataset", "examples", "variant", "outcome", "peak RSS (GB)", "seconds", "note"], rows),
         "",
     ]
+    lines += growth_lines(payload["runs"])
     lines += [f"- target {name}: **{'met' if met else 'NOT met'}**" for name, met in payload["targets_met"].items()]
     return "\n".join(lines)
+
+
+def growth_lines(runs: Sequence[dict[str, Any]]) -> list[str]:
+    """How each variant's peak RSS moved from the smallest to the largest dataset it trained on."""
+    lines = []
+    for variant in VARIANTS:
+        trained = sorted((run for run in runs if run["variant"] == variant and run["result"]["outcome"] == "trained"),
+                         key=lambda run: run["size"])
+        if len(trained) < 2:
+            continue
+        low, high = trained[0], trained[-1]
+        rss_change = high["result"]["peak_rss_bytes"] - low["result"]["peak_rss_bytes"]
+        data_change = high["dataset_bytes"] - low["dataset_bytes"]
+        lines.append(
+            f"- `{variant}`: peak RSS {rss_change / 1e9:+.2f} GB from {size_label(low['size'])} to "
+            f"{size_label(high['size'])} ({rss_change / data_change:+.2f} bytes per byte of data, "
+            f"{rss_change / low['result']['peak_rss_bytes']:+.0%})"
+        )
+    return lines
 
 
 def _raise_on_sigterm() -> None:

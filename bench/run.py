@@ -37,13 +37,13 @@ def jobs(include_tf221: bool) -> list[Job]:
     """The benchmarks in run order; the full arguments give the committed figures."""
     planned = [
         Job("throughput", Path(sys.executable), "bench.throughput",
-            ("--rounds", "7", "--warmup", "20", "--steps", "150"), ("--quick",)),
+            ("--rounds", "6", "--warmup", "20", "--steps", "150"), ("--quick",)),
         Job("memory", Path(sys.executable), "bench.memory",
             ("--sizes", "1G", "3G", "--steps", "40"), ("--quick",)),
     ]
     if include_tf221 and TF221_PYTHON.exists():
         planned.insert(1, Job("throughput_tf221", TF221_PYTHON, "bench.throughput",
-                              ("--rounds", "5", "--warmup", "20", "--steps", "150"), ("--quick",)))
+                              ("--rounds", "3", "--warmup", "20", "--steps", "150"), ("--quick",)))
     return planned
 
 

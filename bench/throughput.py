@@ -11,7 +11,8 @@ training set, shuffled):
   the placeholder-fed `Dataset` with its initializer hook; checkpoints,
   summaries and step logging are off during the measured window;
 * ``modern_generator``: `modern.training.fit_steps` over
-  `modern.pipeline.train_dataset` (a generator yielding whole batches);
+  `modern.pipeline.train_dataset` (a generator yielding blocks of whole
+  batches, split again by `Dataset.rebatch`);
 * ``modern_tensor_slices``: `fit_steps` over
   ``from_tensor_slices → shuffle(10 000) → repeat → batch → prefetch``;
 * ``per_example_generator``: `fit_steps` over a generator yielding ONE example
@@ -40,6 +41,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Iterator, Protocol, Sequence
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
@@ -220,7 +222,7 @@ VARIANTS: dict[str, Variant] = {
         lambda x, y, work: LegacyEstimator(x, y, work),
     ),
     MODERN: Variant(
-        "fit, modern.pipeline.train_dataset (generator of whole batches)", False,
+        "fit, modern.pipeline.train_dataset (generator of whole batches, 8 per read, rebatched)", False,
         lambda x, y, work: ModernFit(lambda: generator_dataset(x, y)),
     ),
     "modern_tensor_slices": Variant(
@@ -282,15 +284,15 @@ def paired_ratios(rates: dict[str, list[float]], numerator: str, denominator: st
 
 
 def summarize(rates: dict[str, list[float]], batch_size: int) -> dict[str, Any]:
-    variants = {
-        name: {
+    variants = {}
+    for name, values in rates.items():
+        spread = Spread.of(values)
+        variants[name] = {
             "description": VARIANTS[name].description,
-            "steps_per_s": Spread.of(values).as_dict(),
-            "examples_per_s_median": Spread.of(values).median * batch_size,
+            "steps_per_s": spread.as_dict(),
+            "examples_per_s_median": spread.median * batch_size,
             "rounds": values,
         }
-        for name, values in rates.items()
-    }
     ratios: dict[str, Any] = {}
     for name in rates:
         for reference in (LEGACY, FLOOR):
@@ -352,7 +354,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="default: all (all but the Estimator where tf.estimator is missing)")
     parser.add_argument("--quick", action="store_true", help="2 rounds of 10+50 steps; writes nothing")
     parser.add_argument("--name", default="throughput", help="result file stem in --results-dir")
-    parser.add_argument("--results-dir", type=lambda text: __import__("pathlib").Path(text), default=RESULTS)
+    parser.add_argument("--results-dir", type=Path, default=RESULTS)
     parser.add_argument("--max-load", type=float, default=1.5)
     parser.add_argument("--wait-for-quiet", type=float, default=0.0, metavar="SECONDS",
                         help="wait up to this long for the load average to drop below --max-load")
