@@ -42,8 +42,10 @@ _LEAVES = frozenset({
 })
 _SCALAR_FIELDS = frozenset({
     "ctx", "id", "attr", "arg", "name", "names", "module", "level", "conversion", "is_async", "kind",
-    "type_comment", "rest", "tag", "simple",
+    "type_comment", "rest", "tag", "simple", "kwd_attrs", "op", "ops",
 })
+"""Fields that never hold a node worth visiting: identifiers, flags, operators (`op`, `ops`).
+What remains holds nodes, lists of nodes, or None (`Dict.keys`, `kw_defaults`)."""
 _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, getattr(ast, "TryStar", ast.Try))
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
@@ -158,7 +160,7 @@ def _collect(tree: ast.Module, roots: frozenset[str]):
     chains: list[tuple[ast.AST, ast.Call | None]] = []
     stack: list[ast.AST] = [tree]
     pop, push = stack.pop, stack.append
-    Name, Attribute, Call, Load, AST, keyword = ast.Name, ast.Attribute, ast.Call, ast.Load, ast.AST, ast.keyword
+    Name, Attribute, Call, Load, keyword = ast.Name, ast.Attribute, ast.Call, ast.Load, ast.keyword
     fields_of = _FIELDS
     leaves = _LEAVES
 
@@ -181,8 +183,17 @@ def _collect(tree: ast.Module, roots: frozenset[str]):
             if node.id in roots and type(node.ctx) is Load:
                 chains.append((node, None))
             continue
-        if kind is Attribute:
-            chain(node, None)
+        if kind is Attribute:  # chain(node, None), inlined: this is the hottest path
+            base = node
+            while type(base) is Attribute:
+                if base.attr in attributes:
+                    interesting.append(base)
+                base = base.value
+            if type(base) is Name:
+                if base.id in roots and type(node.ctx) is Load:
+                    chains.append((node, None))
+            else:
+                push(base)
             continue
         if kind in wanted:
             interesting.append(node)
@@ -202,7 +213,7 @@ def _collect(tree: ast.Module, roots: frozenset[str]):
             value = getattr(node, field)
             if type(value) is list:
                 for item in value:
-                    if isinstance(item, AST):
+                    if item is not None:
                         push(item)
             elif value is not None:
                 push(value)
