@@ -20,7 +20,9 @@ def plot_losses(result: ParityResult, path: Path) -> Path:
     top.set_ylabel("training loss")
     top.legend()
     config = result.config
-    top.set_title(f"parity {config['mode']} / {config['optimizer']}: max |Δ| = {result.losses.max_abs_loss_diff!r}")
+    largest = result.losses.max_abs_loss_diff
+    top.set_title(f"parity {config['mode']} / {config['optimizer']}: max |Δ| = "
+                  + ("n/a" if largest is None else f"{largest:.6g}"))
     bottom.plot(steps, [row.abs_diff for row in rows], color="tab:red", linewidth=1.0)
     bottom.set_ylabel("|Δ loss|")
     bottom.set_xlabel("global step")

@@ -41,6 +41,8 @@ class ToleranceSchedule:
     def describe(self) -> str:
         if self.start == 0.0:
             return f"{self.name}: bit-identical (tolerance 0.0 at every step)"
+        if self.start == float("inf"):
+            return f"{self.name}: per-step losses not checked (accuracy decides)"
         return (
             f"{self.name}: relative |Δloss| ≤ min({self.cap:g}, {self.start:g}·{self.growth:g}^(step−1))"
         )
