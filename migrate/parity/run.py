@@ -71,7 +71,11 @@ def compare_sides(config: ParityConfig, config_dict: dict, legacy: dict, modern:
         legacy["metrics"], modern["metrics"],
         accuracy_bar=config.accuracy_bar, max_accuracy_gap=config.max_accuracy_gap,
     )
-    notes = []
+    notes = [
+        "note: the test-set loss is shown, not compared: tf.compat.v1.metrics.mean averages the per-batch losses "
+        "(the last, partial batch weighs as much as a full one) while Keras weights by example; accuracy counts "
+        "examples on both sides."
+    ]
     if config.optimizer == "adam" and config.mode == "exact":
         notes.append("note: " + schedule.explanation)
     return ParityResult(
