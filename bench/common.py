@@ -111,6 +111,15 @@ def write_results(name: str, payload: dict[str, Any], markdown: str, results_dir
     return json_path, md_path
 
 
+def publish(name: str, payload: dict[str, Any], markdown: str, results_dir: Path, quick: bool) -> None:
+    """Print the table; unless `quick`, write the result files and say where (on stderr)."""
+    print(markdown)
+    if quick:
+        return
+    for path in write_results(name, payload, markdown, results_dir):
+        print(f"[{name}] wrote {path}", file=sys.stderr, flush=True)
+
+
 def markdown_table(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     """A GitHub Markdown table; numbers are expected pre-formatted as strings."""
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]

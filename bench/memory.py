@@ -49,7 +49,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
-from bench.common import ROOT, RESULTS, load_average, machine, markdown_table, timestamp, wait_for_quiet, write_results
+from bench.common import ROOT, RESULTS, load_average, machine, markdown_table, timestamp, publish, wait_for_quiet
 
 BATCH_SIZE = 128
 SEED = 0
@@ -405,11 +405,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "runs": [asdict(run) for run in runs],
         "targets_met": targets(runs),
     }
-    markdown = render_markdown(payload)
-    print(markdown)
-    if not args.quick:
-        for path in write_results(args.name, payload, markdown, args.results_dir):
-            log(f"wrote {path}")
+    publish(args.name, payload, render_markdown(payload), args.results_dir, args.quick)
     return 0
 
 

@@ -48,7 +48,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 import numpy as np
 
-from bench.common import RESULTS, Spread, load_average, machine, markdown_table, timestamp, wait_for_quiet, write_results
+from bench.common import RESULTS, Spread, load_average, machine, markdown_table, timestamp, publish, wait_for_quiet
 
 BATCH_SIZE = 128
 SHUFFLE_BUFFER = 10_000
@@ -398,11 +398,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                    "examples": len(x), "variants": names},
         "summary": summarize(rates, BATCH_SIZE),
     }
-    markdown = render_markdown(payload)
-    print(markdown)
-    if not args.quick:
-        for path in write_results(args.name, payload, markdown, args.results_dir):
-            log(f"wrote {path}")
+    publish(args.name, payload, render_markdown(payload), args.results_dir, args.quick)
     return 0
 
 
