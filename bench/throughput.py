@@ -256,7 +256,7 @@ def estimator_available() -> bool:
 
 def training_data(examples: int | None) -> tuple[np.ndarray, np.ndarray]:
     """The real MNIST training images and labels (the first `examples` of them when given)."""
-    from migrate.mnist import load_mnist
+    from migrate.core.mnist import load_mnist
 
     data = load_mnist()
     return data.x_train[:examples], data.y_train[:examples]

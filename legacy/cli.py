@@ -85,7 +85,7 @@ def _configure_evaluate(parser: argparse.ArgumentParser) -> None:
 
 
 def _load_data(args: argparse.Namespace):
-    from migrate.mnist import MnistDataError, load_mnist
+    from migrate.core.mnist import MnistDataError, load_mnist
 
     if args.data_dir is not None and not args.data_dir.is_dir():
         raise UsageError(

@@ -12,7 +12,7 @@ from typing import Sequence
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model-dir", required=True, help="checkpoints and TensorBoard logs")
-    parser.add_argument("--data-dir", help="MNIST as .npy/IDX files (memory-mapped) or anything migrate.mnist reads")
+    parser.add_argument("--data-dir", help="MNIST as .npy/IDX files (memory-mapped) or anything migrate.core.mnist reads")
     parser.add_argument("--batch-size", type=int, default=128)
 
 
@@ -43,7 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from modern.callbacks.nan_tensor import NanLossDuringTrainingError
     from modern.pipeline import PipelineError
     from modern.training import CheckpointMissingError, TrainConfig, evaluate_model, predict_model, quiet_tensorflow_logging, train_model
-    from migrate.mnist import MnistDataError
+    from migrate.core.mnist import MnistDataError
 
     quiet_tensorflow_logging()
     try:

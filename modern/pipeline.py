@@ -423,7 +423,7 @@ def mnist_arrays(data_dir: str | os.PathLike | None = None) -> dict[str, np.ndar
 
     `data_dir` holding ``x_train.npy`` … or the four raw IDX files is mapped
     (nothing loaded up front); anything else goes through
-    `migrate.mnist.load_mnist` (which validates, caches, and finds MNIST offline).
+    `migrate.core.mnist.load_mnist` (which validates, caches, and finds MNIST offline).
     """
     if data_dir is not None:
         directory = Path(data_dir)
@@ -438,7 +438,7 @@ def mnist_arrays(data_dir: str | os.PathLike | None = None) -> dict[str, np.ndar
         }
         if all(path.is_file() for path in idx.values()):
             return {key: open_array(path) for key, path in idx.items()}
-    from migrate.mnist import load_mnist
+    from migrate.core.mnist import load_mnist
 
     data = load_mnist(data_dir)
     return {"x_train": data.x_train, "y_train": data.y_train, "x_test": data.x_test, "y_test": data.y_test}

@@ -24,6 +24,6 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(scope="session")
 def mnist():
     """The real MNIST through the real loader (cache filled by `dev.py`'s setup step)."""
-    from migrate.mnist import load_mnist
+    from migrate.core.mnist import load_mnist
 
     return load_mnist()

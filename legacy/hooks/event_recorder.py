@@ -1,8 +1,8 @@
 """`EventRecorderHook`: write down every SessionRunHook call in the shared event vocabulary.
 
-The recorded list (`migrate.protocol.make_event` dicts) is what parity
+The recorded list (`migrate.core.protocol.make_event` dicts) is what parity
 compares with the Keras side and what the protocol tests compare with
-`migrate.protocol.expected_events`.
+`migrate.core.protocol.expected_events`.
 
 Put the recorder LAST in the hooks list. A stop request is recorded when
 `run_context.stop_requested` is true in the recorder's `after_run`, so it sees
@@ -22,7 +22,7 @@ from typing import Any
 import tensorflow as tf
 
 from legacy.hooks.step_tracking import StepTrackingHook
-from migrate.protocol import Event, make_event
+from migrate.core.protocol import Event, make_event
 
 
 class EventRecorderHook(StepTrackingHook):

@@ -1,6 +1,6 @@
 """`StepTrackingHook`: the step and loss bookkeeping shared by the recording and stopping hooks.
 
-It follows the step conventions of `migrate.protocol`: in training, the
+It follows the step conventions of `migrate.core.protocol`: in training, the
 global step is read once in `after_create_session` (start step s) and the
 k-th run after it is step s + k — counted, not fetched, because a fetch of the
 global step in the same run may see the value before or after the increment.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-from migrate.protocol import PHASES
+from migrate.core.protocol import PHASES
 
 
 class StepTrackingHook(tf.compat.v1.train.SessionRunHook):

@@ -23,7 +23,7 @@ class StopOnConditionHook(StepTrackingHook):
     Args:
         should_stop: gets the completed step and its loss (None outside training).
         phase: "train", "evaluate" or "predict" (the step convention, see
-            `migrate.protocol`).
+            `migrate.core.protocol`).
         loss_name: the loss tensor fetched in training.
 
     Example::

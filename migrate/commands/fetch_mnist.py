@@ -12,7 +12,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from migrate.mnist import MnistDataError, load_mnist
+    from migrate.core.mnist import MnistDataError, load_mnist
 
     try:
         data = load_mnist(args.data_dir, cache_dir=args.cache_dir)

@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from migrate.cli import UsageError
-    from migrate.hook_map import load_hook_map, markdown_table
+    from migrate.core.hook_map import load_hook_map, markdown_table
 
     directory = Path(args.callbacks_dir) if args.callbacks_dir else None
     if directory is not None and not directory.is_dir():

@@ -127,7 +127,7 @@ def write_outputs(result, out: Path) -> dict[str, Path]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from migrate.mnist import MnistDataError, load_mnist
+    from migrate.core.mnist import MnistDataError, load_mnist
     from migrate.parity.render import terminal_summary
     from migrate.parity.run import run_parity
     from migrate.parity.trace import TraceError

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from migrate.parity.tolerance import ToleranceSchedule
-from migrate.protocol import Event
+from migrate.core.protocol import Event
 
 
 @dataclass(frozen=True)

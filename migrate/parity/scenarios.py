@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from migrate.protocol import Event
+from migrate.core.protocol import Event
 
 SCENARIO_BATCH_SIZE = 32
 TRAIN_STEPS = 5

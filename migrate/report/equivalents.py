@@ -1,6 +1,6 @@
 """Which callback in `modern/callbacks/` replaces which built-in hook.
 
-A thin, cached view of `migrate.hook_map` (the one source of truth: each
+A thin, cached view of `migrate.core.hook_map` (the one source of truth: each
 callback file's `TF1_EQUIVALENT` literal). While those files are missing or
 malformed the map is empty and rules fall back to generic advice. The
 directory can be overridden (`--callbacks-dir`, tests); worker processes
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from migrate.hook_map import HookEquivalent, load_hook_map
+from migrate.core.hook_map import HookEquivalent, load_hook_map
 
 _loaded: dict[Path | None, dict[str, HookEquivalent]] = {}
 _directory: Path | None = None

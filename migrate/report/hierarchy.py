@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from migrate.hook_map import HookEquivalent
-from migrate.protocol import KERAS_TO_TF1
+from migrate.core.hook_map import HookEquivalent
+from migrate.core.protocol import KERAS_TO_TF1
 from migrate.report.analysis import PROTOCOL_METHODS
 from migrate.report.model import ClassInfo, FileResult, HookUse
 from migrate.report.names import canonical, display, is_tensorflow

@@ -2,7 +2,7 @@
 
 Each hook method body (own or inherited within the codebase) is moved into
 the Keras method it maps to (`hierarchy.TF1_TO_KERAS`, the inverse of
-`migrate.protocol.KERAS_TO_TF1`, `on_train_*` side); other methods and the
+`migrate.core.protocol.KERAS_TO_TF1`, `on_train_*` side); other methods and the
 module's imports are copied as they are. Every statement that uses the
 session, the graph, `run_context`/`run_values` or `SessionRunArgs` gets a
 `# TODO(migrate): ...` line above it saying what to do instead. The skeleton

@@ -2,7 +2,7 @@
 
 Replaces the TF1 `EventRecorderHook` (twin: `legacy/hooks/event_recorder.py`);
 both produce the same list of events, so a TF1 run and its Keras rebuild can
-be compared line by line (`migrate.protocol.expected_events` documents the
+be compared line by line (`migrate.core.protocol.expected_events` documents the
 sequence).
 
 Method mapping (per phase: fit → "train", evaluate → "evaluate", predict → "predict"):

@@ -17,7 +17,7 @@ from legacy.estimator import (
 )
 from legacy.hooks.event_recorder import EventRecorderHook
 from legacy.model import VARIABLE_SHAPES, initial_weights
-from migrate.protocol import losses_by_step
+from migrate.core.protocol import losses_by_step
 
 SGD_NO_DROPOUT = {"optimizer": "sgd", "learning_rate": 0.05, "dropout_rate": 0.0}
 

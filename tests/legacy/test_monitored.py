@@ -10,7 +10,7 @@ from legacy.estimator import checkpoint_steps, evaluate, train
 from legacy.hooks.event_recorder import EventRecorderHook
 from legacy.model import VARIABLE_SHAPES, initial_weights
 from legacy.monitored import train_monitored
-from migrate.protocol import expected_events, without_losses
+from migrate.core.protocol import expected_events, without_losses
 
 
 def test_trains_resumes_and_leaves_checkpoints_the_estimator_can_evaluate(tmp_path, make_estimator, train_arrays, test_arrays):

@@ -1,4 +1,4 @@
-"""The TF1 hook protocol, as `migrate.protocol` documents it, observed on the real Estimator."""
+"""The TF1 hook protocol, as `migrate.core.protocol` documents it, observed on the real Estimator."""
 from __future__ import annotations
 
 import logging
@@ -11,7 +11,7 @@ import tensorflow as tf
 from legacy.estimator import evaluate, predict, train
 from legacy.hooks.event_recorder import EventRecorderHook, load_events
 from legacy.hooks.stop_on_condition import StopOnConditionHook
-from migrate.protocol import expected_events, losses_by_step, without_losses
+from migrate.core.protocol import expected_events, losses_by_step, without_losses
 
 
 class Boom(RuntimeError):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from legacy.estimator import latest_step, train
 from legacy.hooks.event_recorder import EventRecorderHook
 from legacy.hooks.global_step_waiter import make_global_step_waiter_hook
-from migrate.protocol import expected_events, without_losses
+from migrate.core.protocol import expected_events, without_losses
 
 
 def test_a_resumed_worker_past_the_threshold_trains_at_once(make_estimator, train_arrays):

@@ -5,7 +5,7 @@ from legacy.estimator import train
 from legacy.hooks.event_recorder import EventRecorderHook
 from legacy.hooks.logging_tensor import make_logging_tensor_hook
 from legacy.hooks.names import GLOBAL_STEP
-from migrate.protocol import losses_by_step
+from migrate.core.protocol import losses_by_step
 
 
 def test_logs_loss_and_step_by_name_every_n_iterations(make_estimator, train_arrays):

@@ -6,7 +6,7 @@ import pytest
 from legacy.estimator import latest_step, train
 from legacy.hooks.event_recorder import EventRecorderHook
 from legacy.hooks.stop_at_step import make_stop_at_step_hook
-from migrate.protocol import expected_events, without_losses
+from migrate.core.protocol import expected_events, without_losses
 
 
 def test_num_steps_is_relative_to_the_restored_step(make_estimator, train_arrays):

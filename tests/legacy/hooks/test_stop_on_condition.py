@@ -6,7 +6,7 @@ import pytest
 from legacy.estimator import latest_step, train
 from legacy.hooks.event_recorder import EventRecorderHook
 from legacy.hooks.stop_on_condition import StopOnConditionHook
-from migrate.protocol import expected_events, losses_by_step, without_losses
+from migrate.core.protocol import expected_events, losses_by_step, without_losses
 
 
 def test_stops_on_the_first_step_whose_loss_meets_the_condition(make_estimator, train_arrays):

@@ -5,7 +5,7 @@ import pytest
 
 from migrate.parity.compare import compare_events, compare_losses, compare_metrics
 from migrate.parity.tolerance import EXACT_ADAM, EXACT_SGD, STATISTICAL
-from migrate.protocol import expected_events, make_event
+from migrate.core.protocol import expected_events, make_event
 
 
 def test_identical_losses_hold_with_zero_difference():

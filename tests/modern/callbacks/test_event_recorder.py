@@ -1,9 +1,9 @@
-"""`EventRecorder` gives the documented TF1 sequence (`migrate.protocol.expected_events`) per scenario."""
+"""`EventRecorder` gives the documented TF1 sequence (`migrate.core.protocol.expected_events`) per scenario."""
 from __future__ import annotations
 
 import json
 
-from migrate.protocol import expected_events, losses_by_step, without_losses
+from migrate.core.protocol import expected_events, losses_by_step, without_losses
 from modern.callbacks.event_recorder import EventRecorder
 from modern.callbacks.stop_at_step import StopAtStep
 from modern.callbacks.stop_on_condition import StopOnCondition

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from migrate.protocol import expected_events, without_losses
+from migrate.core.protocol import expected_events, without_losses
 from modern.callbacks.event_recorder import EventRecorder
 from modern.callbacks.nan_tensor import NanLossDuringTrainingError, NanTensor
 from modern.training import fit_steps

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 from migrate.cli import main
-from migrate.hook_map import callbacks_directory, equivalent_for, load_hook_map, markdown_table, read_metadata
+from migrate.core.hook_map import callbacks_directory, equivalent_for, load_hook_map, markdown_table, read_metadata
 
 EXPECTED = {
     "CheckpointSaverHook": ("CheckpointSaver", "checkpoint_saver.py"),
@@ -78,7 +78,7 @@ def test_readme_table_is_the_generated_one():
 
     from migrate.commands.hooks import BEGIN_MARKER, END_MARKER
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
     embedded = readme[readme.index(BEGIN_MARKER) + len(BEGIN_MARKER): readme.index(END_MARKER)].strip()
     assert embedded == markdown_table(load_hook_map())
 

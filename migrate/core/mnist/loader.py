@@ -7,9 +7,9 @@ from pathlib import Path
 
 import numpy as np
 
-from migrate.mnist import formats
-from migrate.mnist.errors import MnistDataError
-from migrate.mnist.sources import CACHE_FILE, SOURCES, SourceContext, from_cache
+from migrate.core.mnist import formats
+from migrate.core.mnist.errors import MnistDataError
+from migrate.core.mnist.sources import CACHE_FILE, SOURCES, SourceContext, from_cache
 
 DATA_DIR_ENV = "MNIST_DATA_DIR"
 CACHE_DIR_ENV = "MIGRATE_CACHE_DIR"
@@ -46,7 +46,7 @@ def load_mnist(
     cache_dir: str | os.PathLike | None = None,
     allow_download: bool = True,
 ) -> MnistData:
-    """Return the real MNIST (see `migrate.mnist` for the source order)."""
+    """Return the real MNIST (see `migrate.core.mnist` for the source order)."""
     if data_dir is None and os.environ.get(DATA_DIR_ENV):
         data_dir = os.environ[DATA_DIR_ENV]
     context = SourceContext(

