@@ -16,18 +16,20 @@ import ast
 import gc
 import re
 from functools import lru_cache
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, Mapping
 
 from migrate.report.aliases import build_alias_table, dotted_parts
-from migrate.report.context import FileContext, Reference
-from migrate.report.model import ClassInfo, FileResult, Finding, HookUse, MethodInfo
-from migrate.report.names import canonical, display, is_tensorflow
+from migrate.report.classes import COMPOUND_STATEMENTS, PROTOCOL_METHODS, iter_classes
+from migrate.report.context import FileContext, MethodBody, Reference
+from migrate.report.model import ClassInfo, FileResult, Finding, MethodInfo
+from migrate.report.names import canonical, is_tensorflow
 from migrate.report.registry import CHECKS, load_rules
 from migrate.report.sources import DEFAULT_MAX_BYTES, SkipFile, SourceFile, module_names, read_source
 
-PROTOCOL_METHODS = ("begin", "after_create_session", "before_run", "after_run", "end")
+if TYPE_CHECKING:
+    from migrate.core.hook_map import HookEquivalent
+
 SUPPRESSION = re.compile(r"#\s*migrate:\s*ignore(?:\[([^\]]*)\])?")
-_SESSION_RECEIVER = re.compile(r"sess", re.IGNORECASE)
 _PYTHON2_HINTS = (
     (re.compile(r"^\s*print\s+[^\s(=.,)\]]"), "print statement"),
     (re.compile(r"^\s*except\s+[\w.]+\s*,\s*\w+\s*:"), "`except X, e`"),
@@ -46,13 +48,15 @@ _SCALAR_FIELDS = frozenset({
 })
 """Fields that never hold a node worth visiting: identifiers, flags, operators (`op`, `ops`).
 What remains holds nodes, lists of nodes, or None (`Dict.keys`, `kw_defaults`)."""
-_COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, getattr(ast, "TryStar", ast.Try))
+_COMPOUND = COMPOUND_STATEMENTS
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 Locator = Callable[[int], tuple[int | None, int]]
 
 
-def analyse_file(source: SourceFile, max_bytes: int = DEFAULT_MAX_BYTES) -> FileResult:
+def analyse_file(
+    source: SourceFile, max_bytes: int = DEFAULT_MAX_BYTES, hook_map: Mapping[str, HookEquivalent] | None = None
+) -> FileResult:
     """Scan one file; problems become `FileResult.skipped`, never exceptions.
 
     The cyclic garbage collector is paused meanwhile: an AST holds no reference
@@ -63,13 +67,13 @@ def analyse_file(source: SourceFile, max_bytes: int = DEFAULT_MAX_BYTES) -> File
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _analyse_file(source, max_bytes)
+        return _analyse_file(source, max_bytes, hook_map or {})
     finally:
         if was_enabled:
             gc.enable()
 
 
-def _analyse_file(source: SourceFile, max_bytes: int) -> FileResult:
+def _analyse_file(source: SourceFile, max_bytes: int, hook_map: Mapping[str, HookEquivalent]) -> FileResult:
     load_rules()
     result = FileResult(path=source.display)
     try:
@@ -91,7 +95,7 @@ def _analyse_file(source: SourceFile, max_bytes: int) -> FileResult:
     locate = _locator(text.positions)
     package = result.module if source.path.endswith("__init__.py") else result.module.rpartition(".")[0]
     try:
-        analyse_tree(tree, text.text, result, locate, package)
+        analyse_tree(tree, text.text, result, locate, package, hook_map)
     except RecursionError:
         result.skipped = "too deeply nested to analyse"
         result.findings.clear()
@@ -99,11 +103,18 @@ def _analyse_file(source: SourceFile, max_bytes: int) -> FileResult:
     return result
 
 
-def analyse_tree(tree: ast.Module, text: str, result: FileResult, locate: Locator, package: str) -> None:
+def analyse_tree(
+    tree: ast.Module,
+    text: str,
+    result: FileResult,
+    locate: Locator,
+    package: str,
+    hook_map: Mapping[str, HookEquivalent] | None = None,
+) -> None:
     imports, assignments, has_classes = _statements(tree.body)
     top_level = [node.name for node in tree.body if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))]
     aliases = build_alias_table(imports, assignments, top_level, package)
-    context = FileContext(tree, aliases, assignments)
+    context = FileContext(tree, aliases, assignments, hook_map)
     result.exports = aliases.bindings
     roots = frozenset(name for name, value in aliases.bindings.items() if is_tensorflow(value))
     if roots or any(is_tensorflow(module) for module in aliases.star_modules):
@@ -284,7 +295,7 @@ def _resolve(qualified: str) -> tuple[str, tuple] | None:
 
 
 def _class_infos(tree: ast.Module, context: FileContext, module: str, locate: Locator, path: str) -> list[ClassInfo]:
-    found = list(_iter_classes(tree.body, ""))
+    found = list(iter_classes(tree.body))
     local = {}
     for node, qualname in found:
         local.setdefault(node.name, qualname)
@@ -303,63 +314,24 @@ def _class_infos(tree: ast.Module, context: FileContext, module: str, locate: Lo
     return infos
 
 
-def _iter_classes(body: list[ast.stmt], prefix: str):
-    """(ClassDef, qualname) for every class, nested and local ones included (`f.<locals>.C`)."""
-    for statement in body:
-        kind = type(statement)
-        if kind is ast.ClassDef:
-            qualname = f"{prefix}{statement.name}"
-            yield statement, qualname
-            yield from _iter_classes(statement.body, f"{qualname}.")
-        elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
-            yield from _iter_classes(statement.body, f"{prefix}{statement.name}.<locals>.")
-        elif isinstance(statement, _COMPOUND):
-            yield from _iter_classes(statement.body, prefix)
-            yield from _iter_classes(getattr(statement, "orelse", ()), prefix)
-            for handler in getattr(statement, "handlers", ()):
-                yield from _iter_classes(handler.body, prefix)
-            yield from _iter_classes(getattr(statement, "finalbody", ()), prefix)
-        elif kind.__name__ == "Match":
-            for case in statement.cases:
-                yield from _iter_classes(case.body, prefix)
-
-
 def _methods(node: ast.ClassDef, context: FileContext, locate: Locator, path: str) -> dict[str, MethodInfo]:
+    """The class's methods; protocol methods are dispatched to the `MethodBody` checks."""
     methods = {}
+    method_checks = CHECKS.get(MethodBody, ())
     for statement in node.body:
         if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         cell, line = locate(statement.lineno)
         method = MethodInfo(statement.name, line)
-        if statement.name in PROTOCOL_METHODS:
-            method.uses = _hook_uses(statement, context, locate, path)
+        if statement.name in PROTOCOL_METHODS and method_checks:
+            body = MethodBody(statement, node, node.name)
+            for rule, check in method_checks:
+                for flagged, message in check(body, context):
+                    cell, line = locate(flagged.lineno)
+                    method.findings.append(Finding(path, cell, line, flagged.col_offset, rule.code, message))
+            method.findings.sort()
         methods[statement.name] = method
     return methods
-
-
-def _hook_uses(
-    function: ast.FunctionDef | ast.AsyncFunctionDef, context: FileContext, locate: Locator, path: str
-) -> list[HookUse]:
-    uses = []
-    for node in ast.walk(function):
-        if not isinstance(node, ast.Call):
-            continue
-        func = node.func
-        cell, line = locate(node.lineno)
-        if isinstance(func, ast.Attribute) and func.attr == "request_stop":
-            uses.append(HookUse("request_stop", path, cell, line, node.col_offset, _text(func)))
-        elif isinstance(func, ast.Attribute) and func.attr == "run" and _SESSION_RECEIVER.search(_text(func.value)):
-            uses.append(HookUse("session_run", path, cell, line, node.col_offset, _text(func)))
-        elif function.name == "begin":
-            name = context.tensorflow_name(func)
-            if name is not None and not name.startswith("tensorflow.logging."):
-                uses.append(HookUse("graph_building", path, cell, line, node.col_offset, display(name)))
-    return sorted(uses, key=lambda use: (use.line, use.column))
-
-
-def _text(node: ast.AST) -> str:
-    parts = dotted_parts(node)
-    return ".".join(parts) if parts else ast.unparse(node)
 
 
 def _suppressions(text: str, locate: Locator) -> dict[tuple[int | None, int], frozenset[str] | None]:

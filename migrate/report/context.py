@@ -2,10 +2,14 @@
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING, Mapping
 
 from migrate.report.aliases import AliasTable, dotted_parts
+
+if TYPE_CHECKING:
+    from migrate.core.hook_map import HookEquivalent
 
 
 @dataclass(frozen=True)
@@ -23,13 +27,47 @@ class Reference:
     call: ast.Call | None
 
 
-class FileContext:
-    """One file's alias table and facts shared by its checks."""
+@dataclass(frozen=True)
+class MethodBody:
+    """A SessionRunHook protocol method (`begin`, `after_run`, …) of a class in the file.
 
-    def __init__(self, tree: ast.Module, aliases: AliasTable, assignments: list[ast.Assign | ast.AnnAssign]) -> None:
+    Whether the class is a hook is only known after the whole-codebase pass, so
+    rules that register for `MethodBody` give findings that are kept only when
+    the class turns out to be a hook. `owner` is the class, `class_name` its name.
+    """
+
+    node: ast.FunctionDef | ast.AsyncFunctionDef
+    owner: ast.ClassDef
+    class_name: str = field(default="")
+
+    @property
+    def name(self) -> str:
+        return self.node.name
+
+    def parameters(self) -> list[str]:
+        """Positional parameter names after `self`."""
+        names = [argument.arg for argument in self.node.args.posonlyargs + self.node.args.args]
+        return names[1:] if names and names[0] in ("self", "cls") else names
+
+
+class FileContext:
+    """One file's alias table and facts shared by its checks.
+
+    `hook_map` (hook class name → the callback that replaces it) is handed in
+    by the scanner, so rules never reach for process-wide state.
+    """
+
+    def __init__(
+        self,
+        tree: ast.Module,
+        aliases: AliasTable,
+        assignments: list[ast.Assign | ast.AnnAssign],
+        hook_map: Mapping[str, HookEquivalent] | None = None,
+    ) -> None:
         self.tree = tree
         self.aliases = aliases
         self.assignments = assignments
+        self.hook_map: Mapping[str, HookEquivalent] = hook_map or {}
 
     def tensorflow_name(self, node: ast.AST) -> str | None:
         """Canonical TensorFlow name of a chain, or None (not a chain, or not TensorFlow)."""
@@ -72,3 +110,9 @@ def _bound_names(target: ast.AST) -> list[str]:
     if isinstance(target, (ast.Tuple, ast.List)):
         return [name for element in target.elts for name in _bound_names(element)]
     return []
+
+
+def spelled(node: ast.AST) -> str:
+    """A chain as written (`run_context.session.run`), anything else unparsed."""
+    parts = dotted_parts(node)
+    return ".".join(parts) if parts else ast.unparse(node)

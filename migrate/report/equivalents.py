@@ -3,8 +3,8 @@
 A thin, cached view of `migrate.core.hook_map` (the one source of truth: each
 callback file's `TF1_EQUIVALENT` literal). While those files are missing or
 malformed the map is empty and rules fall back to generic advice. The
-directory can be overridden (`--callbacks-dir`, tests); worker processes
-receive it with each chunk of files.
+directory can be overridden (`--callbacks-dir`, tests); the scanner hands
+the map to each file's checks through `FileContext.hook_map`.
 """
 from __future__ import annotations
 
@@ -14,12 +14,6 @@ from pathlib import Path
 from migrate.core.hook_map import HookEquivalent, load_hook_map
 
 _loaded: dict[Path | None, dict[str, HookEquivalent]] = {}
-_directory: Path | None = None
-
-
-def use_directory(directory: Path | None) -> None:
-    global _directory
-    _directory = directory
 
 
 def equivalents(directory: Path | None = None) -> dict[str, HookEquivalent]:
@@ -31,7 +25,3 @@ def equivalents(directory: Path | None = None) -> dict[str, HookEquivalent]:
             print(f"migrate report: hook map unavailable ({error}); giving generic callback advice", file=sys.stderr)
             _loaded[directory] = {}
     return _loaded[directory]
-
-
-def hook_equivalent(hook_name: str) -> HookEquivalent | None:
-    return equivalents(_directory).get(hook_name)

@@ -16,8 +16,8 @@ from typing import Iterable
 
 from migrate.core.hook_map import HookEquivalent
 from migrate.core.protocol import KERAS_TO_TF1
-from migrate.report.analysis import PROTOCOL_METHODS
-from migrate.report.model import ClassInfo, FileResult, HookUse
+from migrate.report.classes import PROTOCOL_METHODS
+from migrate.report.model import ClassInfo, FileResult, Finding
 from migrate.report.names import canonical, display, is_tensorflow
 
 HOOK_ROOTS = frozenset({"tensorflow.train.SessionRunHook", "tensorflow.estimator.SessionRunHook"})
@@ -61,7 +61,8 @@ class HookClass:
     chain: list[str]
     tensorflow_base: str
     methods: list[HookMethod]
-    uses: list[tuple[str, HookUse]] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    """Findings of the `MethodBody` checks on its own protocol methods (kept because it is a hook)."""
     equivalent: HookEquivalent | None = None
 
     @property
@@ -179,7 +180,7 @@ def find_hooks(results: list[FileResult], equivalents: dict[str, HookEquivalent]
         if base is None:
             continue
         tensorflow_base, chain = base
-        uses = [(name, use) for name, method in info.methods.items() for use in method.uses]
+        method_findings = sorted(finding for method in info.methods.values() for finding in method.findings)
         hooks.append(
             HookClass(
                 path=result.path,
@@ -191,7 +192,7 @@ def find_hooks(results: list[FileResult], equivalents: dict[str, HookEquivalent]
                 chain=chain,
                 tensorflow_base=tensorflow_base,
                 methods=index.protocol_methods(key),
-                uses=uses,
+                findings=method_findings,
                 equivalent=equivalents.get(tensorflow_base.rpartition(".")[2]),
             )
         )

@@ -22,23 +22,13 @@ class Finding:
         return f"{self.line}:{self.column + 1}"
 
 
-@dataclass(frozen=True)
-class HookUse:
-    """A protocol-specific construct inside a method of a class (maybe a hook)."""
-
-    kind: str
-    path: str
-    cell: int | None
-    line: int
-    column: int
-    detail: str
-
-
 @dataclass
 class MethodInfo:
+    """A method of a class; `findings` are those of `MethodBody` checks, kept only if the class is a hook."""
+
     name: str
     line: int
-    uses: list[HookUse] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
 
 
 @dataclass

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from migrate.report.aliases import absolute_module, build_alias_table, dotted_parts
-from migrate.report.analysis import PROTOCOL_METHODS, _iter_classes
+from migrate.report.classes import PROTOCOL_METHODS, iter_classes
 from migrate.report.hierarchy import HookClass
 from migrate.report.names import display
 from migrate.report.sources import SkipFile, SourceFile, read_source
@@ -235,7 +235,7 @@ def _parse(path: str) -> ParsedFile | None:
         (),
         "",
     )
-    classes = {qualname: node for node, qualname in _iter_classes(tree.body, "")}
+    classes = {qualname: node for node, qualname in iter_classes(tree.body)}
     return ParsedFile(lines, tree, classes, imports, aliases)
 
 

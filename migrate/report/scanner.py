@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Sequence, TextIO
 
 from migrate.report.analysis import analyse_file
-from migrate.report.equivalents import equivalents, use_directory
+from migrate.report.equivalents import equivalents
 from migrate.report.hierarchy import HookClass, find_hooks
 from migrate.report.model import FileResult, Finding
 from migrate.report.registry import CHECKS, Rule, load_rules, matches
@@ -154,19 +154,21 @@ def _balanced_chunks(sources: list[SourceFile]) -> list[list[SourceFile]]:
 
 def analyse_chunk(sources: list[SourceFile], max_bytes: int, callbacks_dir: Path | None = None) -> list[FileResult]:
     """Worker entry point; an unexpected error skips that file only."""
-    use_directory(callbacks_dir)
+    hook_map = equivalents(callbacks_dir)
     results = []
     for source in sources:
         try:
-            results.append(analyse_file(source, max_bytes))
+            results.append(analyse_file(source, max_bytes, hook_map))
         except Exception as error:  # noqa: BLE001 - one bad file must not abort the run
             results.append(FileResult(source.display, skipped=f"internal error while scanning: {type(error).__name__}: {error}"))
     return results
 
 
 def _hook_findings(hooks: list[HookClass]) -> list[Finding]:
+    """Findings about each hook class, and those its protocol methods' checks kept for hooks."""
     findings = []
     for hook in hooks:
+        findings.extend(hook.findings)
         for rule, check in CHECKS.get(HookClass, ()):
             for where, message in check(hook, None):
                 findings.append(Finding(where.path, where.cell, where.line, where.column, rule.code, message))

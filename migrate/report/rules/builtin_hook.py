@@ -38,7 +38,6 @@ from __future__ import annotations
 from typing import Iterator
 
 from migrate.report.context import FileContext, Reference
-from migrate.report.equivalents import hook_equivalent
 from migrate.report.registry import Message, Rule, register
 
 RULE = Rule(code="TFM202", name="builtin-hook", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/callbacks/")
@@ -66,7 +65,7 @@ def check(reference: Reference, context: FileContext) -> Iterator[Message]:
     if hook is None or call is None:
         return
     spelling, node = reference.spelling, call
-    equivalent = hook_equivalent(hook)
+    equivalent = context.hook_map.get(hook)
     if equivalent is None:
         yield node, (
             f"`{spelling}` is a SessionRunHook and needs a MonitoredSession; no callback in modern/callbacks answers "

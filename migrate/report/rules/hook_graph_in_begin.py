@@ -31,22 +31,33 @@ def on_train_begin(self, logs=None):
 """
 from __future__ import annotations
 
+import ast
 from typing import Iterator
 
-from migrate.report.hierarchy import HookClass
-from migrate.report.model import HookUse
-from migrate.report.registry import Rule, register
+from migrate.report.context import FileContext, MethodBody
+from migrate.report.names import display
+from migrate.report.registry import Message, Rule, register
 
 RULE = Rule(code="TFM206", name="hook-graph-in-begin", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/callbacks/")
 
+NOT_GRAPH_BUILDING = ("tensorflow.logging.",)
 
-@register(RULE, HookClass)
-def check(hook: HookClass, context: None) -> Iterator[tuple[HookUse, str]]:
-    uses = [use for method, use in hook.uses if method == "begin" and use.kind == "graph_building"]
-    if not uses:
+
+@register(RULE, MethodBody)
+def check(method: MethodBody, context: FileContext) -> Iterator[Message]:
+    if method.name != "begin":
         return
-    names = ", ".join(f"`{name}`" for name in dict.fromkeys(use.detail for use in uses[:4]))
-    yield uses[0], (
-        f"`{hook.name}.begin` builds or looks up graph ops ({names}); TF2 has no graph to extend: create state in "
+    calls = []
+    for node in ast.walk(method.node):
+        if isinstance(node, ast.Call):
+            name = context.tensorflow_name(node.func)
+            if name is not None and not name.startswith(NOT_GRAPH_BUILDING):
+                calls.append((node.lineno, node.col_offset, node, display(name)))
+    if not calls:
+        return
+    calls.sort(key=lambda call: call[:2])
+    names = ", ".join(f"`{name}`" for name in dict.fromkeys(call[3] for call in calls[:4]))
+    yield calls[0][2], (
+        f"`{method.class_name}.begin` builds or looks up graph ops ({names}); TF2 has no graph to extend: create state in "
         "`__init__`/`set_model` and compute values eagerly in `on_train_begin` or the batch callbacks"
     )

@@ -32,20 +32,20 @@ def on_train_batch_end(self, batch, logs=None):
 """
 from __future__ import annotations
 
+import ast
 from typing import Iterator
 
-from migrate.report.hierarchy import HookClass
-from migrate.report.model import HookUse
-from migrate.report.registry import Rule, register
+from migrate.report.context import FileContext, MethodBody, spelled
+from migrate.report.registry import Message, Rule, register
 
 RULE = Rule(code="TFM204", name="hook-request-stop", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/callbacks/stop_at_step.py")
 
 
-@register(RULE, HookClass)
-def check(hook: HookClass, context: None) -> Iterator[tuple[HookUse, str]]:
-    for method, use in hook.uses:
-        if use.kind == "request_stop":
-            yield use, (
-                f"`{use.detail}()` in `{hook.name}.{method}` stops the MonitoredSession after this step; "
+@register(RULE, MethodBody)
+def check(method: MethodBody, context: FileContext) -> Iterator[Message]:
+    for node in ast.walk(method.node):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "request_stop":
+            yield node, (
+                f"`{spelled(node.func)}()` in `{method.class_name}.{method.name}` stops the MonitoredSession after this step; "
                 "in the callback set `self.model.stop_training = True` (checked after `on_train_batch_end`)"
             )

@@ -1,8 +1,11 @@
 """`session.run(...)` inside a hook.
 
 ## What it does
-Checks for `.run(...)` calls on a session (`session.run`, `run_context.session.run`,
-`self._sess.run`) in the protocol methods of `SessionRunHook` subclasses.
+Checks for `.run(...)` calls on a session in the protocol methods of
+`SessionRunHook` subclasses: the session the method is given (`session` in
+`after_create_session`/`end`, `run_context.session` in `before_run`/`after_run`),
+one the hook stored (`self._session = session`), or `tf.get_default_session()`
+— followed through local variables, whatever they are called.
 
 ## Why is this bad?
 A hook may run graph ops itself (read a variable in `after_create_session`,
@@ -28,21 +31,77 @@ def on_train_begin(self, logs=None):
 """
 from __future__ import annotations
 
+import ast
 from typing import Iterator
 
-from migrate.report.hierarchy import TF1_TO_KERAS, HookClass
-from migrate.report.model import HookUse
-from migrate.report.registry import Rule, register
+from migrate.report.aliases import dotted_parts
+from migrate.report.context import FileContext, MethodBody, spelled
+from migrate.report.hierarchy import TF1_TO_KERAS
+from migrate.report.registry import Message, Rule, register
 
 RULE = Rule(code="TFM205", name="hook-session-run", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/callbacks/")
 
+SESSION_PARAMETERS = {"after_create_session": 0, "end": 0}
+"""Protocol methods that receive the session, and its position after `self`."""
+RUN_CONTEXT_METHODS = ("before_run", "after_run")
+"""Protocol methods whose first argument is a `SessionRunContext` (its `.session` is the session)."""
+DEFAULT_SESSION = frozenset({"tensorflow.get_default_session"})
 
-@register(RULE, HookClass)
-def check(hook: HookClass, context: None) -> Iterator[tuple[HookUse, str]]:
-    for method, use in hook.uses:
-        if use.kind == "session_run":
-            yield use, (
-                f"`{use.detail}(...)` in `{hook.name}.{method}` runs graph ops outside the training step; in "
-                f"`{TF1_TO_KERAS[method][0]}` read values eagerly (`variable.numpy()`, `self.model.optimizer.iterations`) "
-                "or have `train_step` return them in `logs`"
+
+def _session_attributes(owner: ast.ClassDef) -> frozenset[str]:
+    """`self.X` attributes the class stores a protocol-given session in (`self._session = session`)."""
+    attributes = set()
+    for statement in owner.body:
+        if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        given = _given_session(MethodBody(statement, owner))
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Assign) and _is_session(node.value, given, frozenset(), None):
+                for target in node.targets:
+                    parts = dotted_parts(target)
+                    if parts is not None and len(parts) == 2 and parts[0] == "self":
+                        attributes.add(parts[1])
+    return frozenset(attributes)
+
+
+def _given_session(method: MethodBody) -> tuple[str | None, str | None]:
+    """(name of the session parameter, name of the run-context parameter) of a protocol method."""
+    parameters = method.parameters()
+    position = SESSION_PARAMETERS.get(method.name)
+    session = parameters[position] if position is not None and len(parameters) > position else None
+    run_context = parameters[0] if method.name in RUN_CONTEXT_METHODS and parameters else None
+    return session, run_context
+
+
+def _is_session(node: ast.AST, given: tuple[str | None, str | None], attributes: frozenset[str], context: FileContext | None) -> bool:
+    session, run_context = given
+    if isinstance(node, ast.Call):
+        return context is not None and context.tensorflow_name(node.func) in DEFAULT_SESSION
+    parts = dotted_parts(node)
+    if parts is None:
+        return False
+    if len(parts) == 1:
+        return parts[0] == session
+    if len(parts) == 2:
+        return (parts[0] == run_context and parts[1] == "session") or (parts[0] == "self" and parts[1] in attributes)
+    return False
+
+
+@register(RULE, MethodBody)
+def check(method: MethodBody, context: FileContext) -> Iterator[Message]:
+    given = _given_session(method)
+    attributes = _session_attributes(method.owner)
+    local: set[str] = set()
+    for node in ast.walk(method.node):
+        if isinstance(node, ast.Assign) and _is_session(node.value, given, attributes, context):
+            local.update(target.id for target in node.targets if isinstance(target, ast.Name))
+    for node in ast.walk(method.node):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "run"):
+            continue
+        receiver = node.func.value
+        if _is_session(receiver, given, attributes, context) or (isinstance(receiver, ast.Name) and receiver.id in local):
+            yield node, (
+                f"`{spelled(node.func)}(...)` in `{method.class_name}.{method.name}` runs graph ops outside the training "
+                f"step; in `{TF1_TO_KERAS[method.name][0]}` read values eagerly (`variable.numpy()`, "
+                "`self.model.optimizer.iterations`) or have `train_step` return them in `logs`"
             )
