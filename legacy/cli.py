@@ -16,44 +16,12 @@ from __future__ import annotations
 
 import argparse
 import logging
-import sys
 import time
 from pathlib import Path
-from typing import Callable, Sequence
+from collections.abc import Sequence
 
 from legacy.model import OPTIMIZERS
-
-
-class UsageError(Exception):
-    """Bad input the user can fix; printed without a traceback, exit code 2."""
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
-    return value
-
-
-def _non_negative_int(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or a positive integer, got {text}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
-    return value
-
-
-def _rate(text: str) -> float:
-    value = float(text)
-    if not 0 <= value < 1:
-        raise argparse.ArgumentTypeError(f"must be in [0, 1), got {text}")
-    return value
+from migrate.core.cli import Command, CommandFailed, Program, UsageError, non_negative_int, positive_float, positive_int, rate, run_commands
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
@@ -61,23 +29,23 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--data-dir", type=Path, help="MNIST IDX files or mnist.npz (default: $MNIST_DATA_DIR, then the cache)"
     )
-    parser.add_argument("--test-examples", type=_positive_int, help="evaluate on the first N test images only")
-    parser.add_argument("--eval-batch-size", type=_positive_int, default=500)
+    parser.add_argument("--test-examples", type=positive_int, help="evaluate on the first N test images only")
+    parser.add_argument("--eval-batch-size", type=positive_int, default=500)
     parser.add_argument("--seed", type=int, default=0, help="graph, initializer and shuffle seed")
     parser.add_argument("--verbose", action="store_true", help="show TensorFlow's INFO log (loss every N steps)")
 
 
 def _configure_train(parser: argparse.ArgumentParser) -> None:
     _add_common(parser)
-    parser.add_argument("--steps", type=_positive_int, default=2000, help="train up to this global step")
-    parser.add_argument("--batch-size", type=_positive_int, default=128)
-    parser.add_argument("--learning-rate", type=_positive_float, default=1e-3)
+    parser.add_argument("--steps", type=positive_int, default=2000, help="train up to this global step")
+    parser.add_argument("--batch-size", type=positive_int, default=128)
+    parser.add_argument("--learning-rate", type=positive_float, default=1e-3)
     parser.add_argument("--optimizer", choices=OPTIMIZERS, default="adam")
-    parser.add_argument("--dropout-rate", type=_rate, default=0.5)
-    parser.add_argument("--save-checkpoints-steps", type=_positive_int, default=100)
-    parser.add_argument("--keep-checkpoints", type=_non_negative_int, default=5, help="0 keeps every checkpoint")
-    parser.add_argument("--log-step-count-steps", type=_positive_int, default=100)
-    parser.add_argument("--train-examples", type=_positive_int, help="train on the first N training images only")
+    parser.add_argument("--dropout-rate", type=rate, default=0.5)
+    parser.add_argument("--save-checkpoints-steps", type=positive_int, default=100)
+    parser.add_argument("--keep-checkpoints", type=non_negative_int, default=5, help="0 keeps every checkpoint")
+    parser.add_argument("--log-step-count-steps", type=positive_int, default=100)
+    parser.add_argument("--train-examples", type=positive_int, help="train on the first N training images only")
 
 
 def _configure_evaluate(parser: argparse.ArgumentParser) -> None:
@@ -149,8 +117,7 @@ def run_train(args: argparse.Namespace) -> int:
             batch_size=args.batch_size, shuffle=True, seed=args.seed,
         )
     except tf.compat.v1.train.NanLossDuringTrainingError:
-        print("legacy train: the loss became NaN; lower --learning-rate.", file=sys.stderr)
-        return 1
+        raise CommandFailed("the loss became NaN; lower --learning-rate.") from None
     trained = legacy_estimator.latest_step(args.model_dir) - (start or 0)
     seconds = time.monotonic() - began
     print(f"trained {trained} steps in {seconds:.1f} s ({trained / max(seconds, 1e-9):.1f} steps/s)", flush=True)
@@ -172,34 +139,16 @@ def run_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {
-    "train": ("train on MNIST (resuming from the model dir), then evaluate", _configure_train, run_train),
-    "evaluate": ("evaluate the latest checkpoint on the MNIST test set", _configure_evaluate, run_evaluate),
-}
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m legacy", description="The TF1 Estimator reference on MNIST.")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, (help_text, configure, _) in COMMANDS.items():
-        configure(subparsers.add_parser(name, help=help_text, description=help_text))
-    return parser
+COMMANDS = (
+    Command("train", "train on MNIST (resuming from the model dir), then evaluate", _configure_train, run_train),
+    Command("evaluate", "evaluate the latest checkpoint on the MNIST test set", _configure_evaluate, run_evaluate),
+)
+PROGRAM = Program(
+    prog="python -m legacy",
+    description="The TF1 Estimator reference on MNIST.",
+    interrupted_hint="; run it again to resume from the last checkpoint",
+)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exit_request:
-        return int(exit_request.code or 0)
-    if args.command is None:
-        parser.print_help(sys.stderr)
-        return 2
-    try:
-        return COMMANDS[args.command][2](args)
-    except UsageError as error:
-        print(f"legacy {args.command}: error: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print(f"legacy {args.command}: interrupted; run it again to resume from the last checkpoint", file=sys.stderr)
-        return 130
+    return run_commands(PROGRAM, COMMANDS, argv)

@@ -1,1 +1,1 @@
-"""One module per `migrate` subcommand; each defines `COMMAND` (see `migrate.cli`)."""
+"""One module per `migrate` subcommand; each defines `COMMAND` (see `migrate.cli` and `migrate.core.cli`)."""

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from migrate.cli import Command, UsageError
+from migrate.core.cli import Command, UsageError
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from migrate.cli import Command, UsageError
+from migrate.core.cli import Command, UsageError
 from migrate.parity.config import MODES, OPTIMIZERS, SIDES, ParityConfig, default_learning_rate
 from migrate.parity.scenarios import SCENARIOS
 

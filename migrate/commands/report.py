@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from migrate.cli import Command, UsageError
+from migrate.core.cli import Command, UsageError
 
 DESCRIPTION = """\
 Scan Python files and notebooks (never importing them; TensorFlow is not needed)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from migrate.cli import Command
+from migrate.core.cli import Command
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -8,7 +8,7 @@ import argparse
 import os
 import sys
 
-from migrate.cli import Command, UsageError
+from migrate.core.cli import Command, UsageError
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

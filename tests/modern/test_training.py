@@ -48,7 +48,7 @@ def test_resumed_training_equals_uninterrupted_training(data_dir, tmp_path):
 def test_cli_train_evaluate_predict(data_dir, tmp_path, capsys):
     model_dir = tmp_path / "model"
     common = ["--model-dir", str(model_dir), "--data-dir", str(data_dir), "--batch-size", "50"]
-    assert main(["train", *common, "--steps", "5", "--save-steps", "2", "--log-steps", "2"]) == 0
+    assert main(["train", *common, "--steps", "5", "--save-checkpoints-steps", "2", "--log-step-count-steps", "2"]) == 0
     assert "steps 0 -> 5 (done)" in capsys.readouterr().out
     assert sorted(int(p.name.split("-")[1].split(".")[0]) for p in model_dir.glob("model.ckpt-*.index")) == [0, 2, 4, 5]
     assert list(model_dir.glob("events.out.tfevents.*"))
@@ -73,7 +73,7 @@ def test_resume_from_a_missing_checkpoint_is_a_clear_error(data_dir, tmp_path, c
 def test_killed_training_resumes_without_losing_a_completed_step(data_dir, tmp_path):
     model_dir = tmp_path / "model"
     command = [sys.executable, "-m", "modern", "train", "--model-dir", str(model_dir), "--data-dir", str(data_dir),
-               "--steps", "100000", "--batch-size", "32", "--save-steps", "100000", "--dropout-rate", "0"]
+               "--steps", "100000", "--batch-size", "32", "--save-checkpoints-steps", "100000", "--dropout-rate", "0"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 120
     while not (model_dir / "model.ckpt-0.index").exists() and time.time() < deadline and process.poll() is None:

@@ -1,0 +1,132 @@
+"""The one CLI kit behind `migrate`, `python -m legacy` and `python -m modern`.
+
+Every program is a registry of `Command`s handed to `run_commands`, so the
+three share one shape: the same exit codes, the same error type and the same
+argument validators (and so the same flag names for the same settings).
+
+Exit codes:
+    0   the command succeeded
+    1   the command ran and found a problem (`CommandFailed`: parity broken,
+        NaN loss, findings) — the command returns 1 or raises it
+    2   usage error (`UsageError`: bad flags, unreadable input the user can fix)
+    130 interrupted (Ctrl-C)
+    141 stdout closed early (`migrate rules | head -1`): ends quietly
+Anything else raised is a bug and keeps its traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
+
+
+@dataclass(frozen=True)
+class Command:
+    """A subcommand: its name, one-line help, argument setup and runner."""
+
+    name: str
+    help: str
+    configure: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+    description: str = ""
+
+
+class UsageError(Exception):
+    """Bad input the user can fix; printed without a traceback, exit code 2."""
+
+
+class CommandFailed(Exception):
+    """The command ran and found a problem (e.g. the loss became NaN); exit code 1."""
+
+
+@dataclass(frozen=True)
+class Program:
+    """How a program introduces itself: `prog` in usage lines and messages, and its description."""
+
+    prog: str
+    description: str
+    version: str | None = None
+    interrupted_hint: str = ""
+
+
+def build_parser(program: Program, commands: Iterable[Command]) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=program.prog, description=program.description)
+    if program.version:
+        parser.add_argument("--version", action="version", version=f"%(prog)s {program.version}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for command in commands:
+        sub = subparsers.add_parser(
+            command.name,
+            help=command.help,
+            description=command.description or command.help,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        command.configure(sub)
+    return parser
+
+
+def run_commands(program: Program, commands: Iterable[Command], argv: Sequence[str] | None) -> int:
+    """Parse `argv`, run the chosen command and map its outcome to an exit code (see the module doc)."""
+    registry = {command.name: command for command in commands}
+    parser = build_parser(program, registry.values())
+    try:
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exit_request:
+            return int(exit_request.code or 0)
+        if args.command is None:
+            parser.print_help(sys.stderr)
+            return EXIT_USAGE
+        name = f"{program.prog} {args.command}"
+        try:
+            code = registry[args.command].run(args)
+        except UsageError as error:
+            print(f"{name}: error: {error}", file=sys.stderr)
+            return EXIT_USAGE
+        except CommandFailed as error:
+            print(f"{name}: {error}", file=sys.stderr)
+            return EXIT_FAILED
+        except KeyboardInterrupt:
+            print(f"{name}: interrupted{program.interrupted_hint}", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+
+
+def _silence_stdout() -> None:
+    """The reader went away: point stdout at /dev/null so the interpreter's final flush cannot fail."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        os.close(devnull)
+
+
+def _bounded(convert: Callable[[str], float], accept: Callable[[float], bool], expected: str):
+    def parse(text: str):
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {expected}, got {text!r}") from None
+        if not accept(value):
+            raise argparse.ArgumentTypeError(f"must be {expected}, got {text}")
+        return value
+
+    return parse
+
+
+positive_int = _bounded(int, lambda value: value >= 1, "a positive integer")
+non_negative_int = _bounded(int, lambda value: value >= 0, "0 or a positive integer")
+positive_float = _bounded(float, lambda value: value > 0, "a positive number")
+rate = _bounded(float, lambda value: 0 <= value < 1, "in [0, 1)")

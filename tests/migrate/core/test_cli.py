@@ -1,0 +1,122 @@
+"""The one CLI kit: exit codes, error messages, validators and a closed stdout, for all three programs."""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from migrate.core.cli import (
+    Command,
+    CommandFailed,
+    Program,
+    UsageError,
+    non_negative_int,
+    positive_float,
+    positive_int,
+    rate,
+    run_commands,
+)
+
+ROOT = Path(__file__).resolve().parents[3]
+PROGRAM = Program(prog="demo", description="a demo program", interrupted_hint="; run it again")
+
+
+def _command(outcome):
+    def run(args: argparse.Namespace) -> int:
+        return outcome(args)
+
+    return Command("go", "run the outcome", lambda parser: parser.add_argument("--n", type=positive_int), run)
+
+
+def _raise(error: BaseException):
+    def outcome(args: argparse.Namespace) -> int:
+        raise error
+
+    return outcome
+
+
+@pytest.mark.parametrize(
+    ("outcome", "code", "message"),
+    [
+        pytest.param(lambda args: 0, 0, "", id="success returns the command's code"),
+        pytest.param(lambda args: 1, 1, "", id="a found problem returns 1"),
+        pytest.param(_raise(UsageError("no such file x")), 2, "demo go: error: no such file x", id="usage error is 2"),
+        pytest.param(_raise(CommandFailed("the loss became NaN")), 1, "demo go: the loss became NaN", id="failure is 1"),
+        pytest.param(_raise(KeyboardInterrupt()), 130, "demo go: interrupted; run it again", id="ctrl-c is 130"),
+    ],
+)
+def test_outcomes_map_to_exit_codes(capsys, outcome, code, message):
+    assert run_commands(PROGRAM, [_command(outcome)], ["go"]) == code
+    assert capsys.readouterr().err.strip() == message
+
+
+def test_a_bug_keeps_its_traceback():
+    with pytest.raises(ValueError, match="a bug"):
+        run_commands(PROGRAM, [_command(_raise(ValueError("a bug")))], ["go"])
+
+
+def test_no_command_prints_help_and_is_a_usage_error(capsys):
+    assert run_commands(PROGRAM, [_command(lambda args: 0)], []) == 2
+    assert "a demo program" in capsys.readouterr().err
+
+
+def test_bad_flag_value_is_a_usage_error(capsys):
+    assert run_commands(PROGRAM, [_command(lambda args: 0)], ["go", "--n", "0"]) == 2
+    assert "must be a positive integer, got 0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("validator", "good", "bad"),
+    [
+        (positive_int, ["1", "20"], ["0", "-3", "1.5", "x"]),
+        (non_negative_int, ["0", "7"], ["-1", "x"]),
+        (positive_float, ["1e-3", "2"], ["0", "-1", "nan", "x"]),
+        (rate, ["0", "0.5"], ["1", "-0.1", "x"]),
+    ],
+)
+def test_validators(validator, good, bad):
+    for text in good:
+        validator(text)
+    for text in bad:
+        with pytest.raises(argparse.ArgumentTypeError, match="must be"):
+            validator(text)
+
+
+@pytest.mark.parametrize(
+    ("command", "code"),
+    [
+        pytest.param(["-m", "migrate", "rules"], 141, id="migrate rules"),
+        pytest.param(["-m", "migrate", "hooks"], 141, id="migrate hooks"),
+        pytest.param(["-m", "legacy", "--help"], 0, id="legacy help (argparse drops the text itself)"),
+        pytest.param(["-m", "modern", "--help"], 0, id="modern help (argparse drops the text itself)"),
+    ],
+)
+def test_a_closed_stdout_ends_quietly(command, code):
+    """`migrate rules | head -1`: the reader is gone before the first write; no BrokenPipeError traceback."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TF_CPP_MIN_LOG_LEVEL": "3"}
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        finished = subprocess.run([sys.executable, *command], stdout=write_end, stderr=subprocess.PIPE, env=env,
+                                  cwd=ROOT, timeout=120)
+    finally:
+        os.close(write_end)
+    stderr = finished.stderr.decode()
+    assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr
+    assert finished.returncode == code
+
+
+@pytest.mark.parametrize("program", ["legacy", "modern"])
+def test_training_clis_share_flag_names(program):
+    """The same setting has the same flag on both sides, so a command line moves across unchanged."""
+    module = __import__(f"{program}.cli", fromlist=["COMMANDS"])
+    train = next(command for command in module.COMMANDS if command.name == "train")
+    parser = argparse.ArgumentParser()
+    train.configure(parser)
+    flags = {option for action in parser._actions for option in action.option_strings}
+    assert {"--model-dir", "--data-dir", "--steps", "--batch-size", "--learning-rate", "--optimizer",
+            "--dropout-rate", "--seed", "--save-checkpoints-steps", "--log-step-count-steps"} <= flags
