@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import tomllib
 import venv
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,26 +23,45 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 
 
+PYPROJECT = ROOT / "pyproject.toml"
+
+
 @dataclass(frozen=True)
 class Environment:
+    """A virtualenv installed from a lock that is compiled from `pyproject.toml` extras."""
+
     name: str
     directory: Path
     lock: Path
-    direct_requirements: tuple[str, ...]
+    extras: tuple[str, ...]
+    purpose: str
 
     @property
     def python(self) -> Path:
         return self.directory / "bin" / "python"
 
+    def direct_requirements(self) -> list[str]:
+        """The project's dependencies plus its extras, read from pyproject.toml (the single source)."""
+        project = tomllib.loads(PYPROJECT.read_text())["project"]
+        optional = project.get("optional-dependencies", {})
+        return [*project.get("dependencies", []), *(item for extra in self.extras for item in optional[extra])]
+
+    def lock_header(self) -> str:
+        return (
+            f"# Lock for {self.directory.name}: {self.purpose}\n"
+            f"# Compiled by `python3 dev.py lock {self.name}` (pip freeze of a fresh venv) from pyproject.toml\n"
+            f"# extras {', '.join(self.extras)}; edit the ranges there, never here.\n"
+        )
+
 
 ENVIRONMENTS = {
     "tf215": Environment(
-        "tf215", ROOT / ".venv", ROOT / "requirements" / "tf215.txt",
-        ("tensorflow-cpu==2.15.1", "tensorflow-estimator==2.15.0", "keras==2.15.0", "numpy==1.26.4", "pytest", "matplotlib"),
+        "tf215", ROOT / ".venv", ROOT / "requirements" / "tf215.txt", ("tf215", "test"),
+        "the legacy + modern side-by-side environment (TF 2.15, the last tf.estimator).",
     ),
     "tf221": Environment(
-        "tf221", ROOT / ".venv-tf221", ROOT / "requirements" / "tf221.txt",
-        ("tensorflow-cpu==2.21.0", "keras==3.15.1", "tensorboard", "pytest", "matplotlib"),
+        "tf221", ROOT / ".venv-tf221", ROOT / "requirements" / "tf221.txt", ("tf221", "test"),
+        "the modern side on TF 2.21 + Keras 3 (no tf.estimator exists here).",
     ),
 }
 STAMP = ".tf1-migrate-stamp"
@@ -63,7 +83,7 @@ def check(*command: object) -> None:
 
 def stamp_of(environment: Environment) -> str:
     digest = hashlib.sha256()
-    for path in (environment.lock, ROOT / "pyproject.toml"):
+    for path in (environment.lock, PYPROJECT):
         digest.update(path.read_bytes())
     return digest.hexdigest()
 
@@ -101,18 +121,25 @@ def run_main_job(extra: list[str]) -> int:
     return call(python, "-m", "migrate", "parity", *extra, env=training_environment())
 
 
+def lint(python: Path) -> int:
+    """Ruff (pyflakes, pyupgrade, isort, bugbear; configured in pyproject.toml) over the whole checkout."""
+    say("lint (ruff check)")
+    return call(python, "-m", "ruff", "check", ".")
+
+
 def run_tests(extra: list[str]) -> int:
     python215 = ensure_environment(ENVIRONMENTS["tf215"])
     python221 = ensure_environment(ENVIRONMENTS["tf221"])
     fetch_mnist(python215)
     env = training_environment()
     env["MIGRATE_TF221_PYTHON"] = str(python221)
+    linted = lint(python215)
     say("tests on TF 2.15 (legacy, modern, parity, TF-free)")
     first = call(python215, "-m", "pytest", "tests", *extra, env=env)
     say("tests on TF 2.21 / Keras 3 (modern and TF-free; tf.estimator does not exist there)")
     second = call(python221, "-m", "pytest", "tests/modern", "tests/migrate", "-m", "not estimator", *extra, env=env)
-    say(f"TF 2.15 suite exit {first}, TF 2.21 suite exit {second}")
-    return first or second
+    say(f"lint exit {linted}, TF 2.15 suite exit {first}, TF 2.21 suite exit {second}")
+    return linted or first or second
 
 
 def regenerate_lock(name: str) -> int:
@@ -120,10 +147,9 @@ def regenerate_lock(name: str) -> int:
     with tempfile.TemporaryDirectory() as scratch:
         venv.EnvBuilder(with_pip=True).create(scratch)
         python = Path(scratch) / "bin" / "python"
-        check(python, "-m", "pip", "install", "--quiet", *environment.direct_requirements)
+        check(python, "-m", "pip", "install", "--quiet", *environment.direct_requirements())
         frozen = subprocess.run([python, "-m", "pip", "freeze"], capture_output=True, text=True, check=True).stdout
-    header = environment.lock.read_text().splitlines()[:3]
-    environment.lock.write_text("\n".join(header) + "\n" + frozen)
+    environment.lock.write_text(environment.lock_header() + frozen)
     say(f"wrote {environment.lock.relative_to(ROOT)}")
     return 0
 

@@ -42,7 +42,7 @@ class Spread:
     count: int
 
     @classmethod
-    def of(cls, values: Sequence[float]) -> "Spread":
+    def of(cls, values: Sequence[float]) -> Spread:
         if not values:
             raise ValueError("Spread.of: no values; run at least one round.")
         ordered = sorted(values)

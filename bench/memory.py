@@ -49,7 +49,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
-from bench.common import ROOT, RESULTS, load_average, machine, markdown_table, timestamp, publish, wait_for_quiet
+from bench.common import RESULTS, ROOT, load_average, machine, markdown_table, publish, timestamp, wait_for_quiet
 
 BATCH_SIZE = 128
 SEED = 0

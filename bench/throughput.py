@@ -48,7 +48,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 import numpy as np
 
-from bench.common import RESULTS, Spread, load_average, machine, markdown_table, timestamp, publish, wait_for_quiet
+from bench.common import RESULTS, Spread, load_average, machine, markdown_table, publish, timestamp, wait_for_quiet
 
 BATCH_SIZE = 128
 SHUFFLE_BUFFER = 10_000
@@ -246,8 +246,8 @@ VARIANTS: dict[str, Variant] = {
 
 def estimator_available() -> bool:
     try:
-        import tensorflow_estimator  # noqa: F401
         import tensorflow as tf
+        import tensorflow_estimator  # noqa: F401
 
         return hasattr(tf, "estimator") and hasattr(tf.estimator, "Estimator")
     except ImportError:

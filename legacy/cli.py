@@ -17,11 +17,21 @@ from __future__ import annotations
 import argparse
 import logging
 import time
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
 
 from legacy.model import OPTIMIZERS
-from migrate.core.cli import Command, CommandFailed, Program, UsageError, non_negative_int, positive_float, positive_int, rate, run_commands
+from migrate.core.cli import (
+    Command,
+    CommandFailed,
+    Program,
+    UsageError,
+    non_negative_int,
+    positive_float,
+    positive_int,
+    rate,
+    run_commands,
+)
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:

@@ -34,14 +34,14 @@ import mmap
 import os
 import zipfile
 from pathlib import Path
-from typing import Callable, Iterator, Union
+from typing import Callable, Iterator
 
 import numpy as np
 import tensorflow as tf
 
 IMAGE_SHAPE = (28, 28)
 Batch = tuple[np.ndarray, np.ndarray]
-ArraySource = Union[np.ndarray, str, os.PathLike]
+ArraySource = np.ndarray | str | os.PathLike
 """An array, or a path to `.npy` / IDX (raw or gzipped) / `file.npz:key`."""
 
 _IDX_UBYTE = 0x08
@@ -180,7 +180,7 @@ class _FileRows:
         self.row_bytes = int(np.prod(row_shape, dtype=np.int64)) * dtype.itemsize
 
     @classmethod
-    def of(cls, array: np.ndarray) -> "_FileRows | None":
+    def of(cls, array: np.ndarray) -> _FileRows | None:
         """A reader for `array` if it is (a view of) a shared read-only/read-write file memmap, else None."""
         root = array
         while isinstance(root.base, np.ndarray):
@@ -229,7 +229,7 @@ class _FileRows:
             done += count
 
 
-Rows = Union[_MemoryRows, _FileRows]
+Rows = _MemoryRows | _FileRows
 
 
 def _rows(array: np.ndarray) -> Rows:

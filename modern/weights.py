@@ -21,7 +21,6 @@ import os
 from pathlib import Path
 
 import keras
-import numpy as np
 import tensorflow as tf
 
 LAYER_NAMES = ("conv1", "conv2", "fc1", "fc2", "logits")

@@ -31,7 +31,7 @@ Example::
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable
 
 import keras
 
@@ -46,7 +46,7 @@ TF1_EQUIVALENT = {
     ],
 }
 
-StopCondition = Callable[[int, Optional[float]], bool]
+StopCondition = Callable[[int, float | None], bool]
 
 
 class StopOnCondition(keras.callbacks.Callback):

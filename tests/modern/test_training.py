@@ -1,7 +1,6 @@
 """`modern.training` and `python -m modern`: train/evaluate/predict, resume, and clear errors."""
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys

@@ -25,7 +25,7 @@ class MnistData:
     y_test: np.ndarray
     source: str
 
-    def head(self, train: int | None = None, test: int | None = None) -> "MnistData":
+    def head(self, train: int | None = None, test: int | None = None) -> MnistData:
         """The first `train` / `test` examples: small real slices for fast tests."""
         return MnistData(
             self.x_train[:train], self.y_train[:train], self.x_test[:test], self.y_test[:test], self.source

@@ -1,0 +1,63 @@
+"""`dev.py`: its environments come from pyproject.toml, and the committed locks satisfy them."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def dev():
+    spec = importlib.util.spec_from_file_location("dev_under_test", ROOT / "dev.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _pins(lock: Path) -> dict[str, str]:
+    pins = {}
+    for line in lock.read_text().splitlines():
+        if line and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            assert version, f"{lock.name}: {line!r} is not an exact pin"
+            pins[name.lower().replace("_", "-")] = version
+    return pins
+
+
+def test_supported_python_is_declared_once_and_true():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["requires-python"] == ">=3.11"
+    assert sys.version_info >= (3, 11)
+
+
+@pytest.mark.parametrize("name", ["tf215", "tf221"])
+def test_every_direct_requirement_is_pinned_in_the_lock_within_its_range(dev, name):
+    environment = dev.ENVIRONMENTS[name]
+    pins = _pins(environment.lock)
+    requirements = [Requirement(text) for text in environment.direct_requirements()]
+    assert requirements, "pyproject.toml gives this environment no requirements"
+    for requirement in requirements:
+        key = requirement.name.lower().replace("_", "-")
+        assert key in pins, f"{environment.lock.name} does not pin {requirement.name}; run python3 dev.py lock {name}"
+        assert requirement.specifier.contains(pins[key], prereleases=True), (
+            f"{environment.lock.name} pins {key}=={pins[key]}, outside pyproject.toml's {requirement}"
+        )
+
+
+@pytest.mark.parametrize("name", ["tf215", "tf221"])
+def test_lock_header_names_the_command_that_compiles_it(dev, name):
+    environment = dev.ENVIRONMENTS[name]
+    assert environment.lock.read_text().startswith(environment.lock_header())
+    assert f"python3 dev.py lock {name}" in environment.lock_header()
+
+
+def test_lint_configuration_selects_the_promised_rule_families():
+    lint = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["ruff"]["lint"]
+    assert {"F", "UP", "I", "B"} <= set(lint["select"])
