@@ -10,8 +10,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from migrate.parity.tolerance import ToleranceSchedule
 from migrate.core.protocol import Event
+from migrate.parity.tolerance import ToleranceSchedule
 
 
 @dataclass(frozen=True)

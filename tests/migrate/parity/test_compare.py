@@ -3,9 +3,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from migrate.core.protocol import expected_events, make_event
 from migrate.parity.compare import compare_events, compare_losses, compare_metrics
 from migrate.parity.tolerance import EXACT_ADAM, EXACT_SGD, STATISTICAL
-from migrate.core.protocol import expected_events, make_event
 
 
 def test_identical_losses_hold_with_zero_difference():
