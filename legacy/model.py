@@ -9,7 +9,9 @@ with explicit op-level seeds do, whatever else the graph holds (input
 pipelines, hooks). The math is spelled out op by op because the Keras twin in
 `modern/` must reproduce it bit for bit (SGD, dropout off).
 
-The loss tensor is named ``loss`` so hooks fetch it as ``"loss:0"``.
+The loss tensor is named ``loss`` so hooks fetch it as
+`migrate.core.mnist_model.LOSS_TENSOR_NAME`; the params, optimizers and
+variable names are that module's contract.
 """
 from __future__ import annotations
 
@@ -17,31 +19,15 @@ from typing import Any, Mapping
 
 import tensorflow as tf
 
-VARIABLE_SHAPES: dict[str, tuple[int, ...]] = {
-    "conv1/weights": (5, 5, 1, 20),
-    "conv1/biases": (20,),
-    "conv2/weights": (5, 5, 20, 40),
-    "conv2/biases": (40,),
-    "fc1/weights": (640, 256),
-    "fc1/biases": (256,),
-    "fc2/weights": (256, 256),
-    "fc2/biases": (256,),
-    "logits/weights": (256, 10),
-    "logits/biases": (10,),
-}
-"""Checkpoint name → shape of every model variable, in creation order."""
+from migrate.core.mnist_model import (  # noqa: F401  (re-exported: legacy.model is where users look)
+    DEFAULT_PARAMS,
+    LAYER_NAMES,
+    LOSS_TENSOR_NAME,
+    OPTIMIZERS,
+    VARIABLE_SHAPES,
+)
 
-DEFAULT_PARAMS: dict[str, Any] = {
-    "learning_rate": 1e-3,
-    "optimizer": "adam",
-    "dropout_rate": 0.5,
-    "adam_epsilon": 1e-8,
-}
-"""The tutorial's hyperparameters; `params` passed to `model_fn` override them."""
-
-OPTIMIZERS = ("adam", "sgd")
-LOSS_TENSOR_NAME = "loss:0"
-_SCOPES = ("conv1", "conv2", "fc1", "fc2", "logits")
+_SCOPES = LAYER_NAMES
 _DROPOUT_SEED_OFFSET = len(_SCOPES)
 
 

@@ -32,18 +32,7 @@ from typing import Any, Mapping
 import keras
 import tensorflow as tf
 
-DEFAULT_PARAMS: dict[str, Any] = {
-    "learning_rate": 1e-3,
-    "optimizer": "adam",
-    "dropout_rate": 0.5,
-    "adam_epsilon": 1e-8,
-}
-"""The legacy hyperparameters; `build_model(params=...)` overrides them key by key."""
-
-OPTIMIZERS = ("adam", "sgd")
-LAYER_NAMES = ("conv1", "conv2", "fc1", "fc2", "logits")
-IMAGE_SHAPE = (28, 28)
-
+from migrate.core.mnist_model import DEFAULT_PARAMS, IMAGE_SHAPE, LAYER_NAMES, OPTIMIZERS  # noqa: F401  (re-exported)
 
 def merged_params(params: Mapping[str, Any] | None) -> dict[str, Any]:
     """`DEFAULT_PARAMS` overridden by `params`; unknown keys are an error (a typo would be ignored)."""

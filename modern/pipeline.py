@@ -29,7 +29,6 @@ RNG), so exact parity with TF1 uses the order-preserving mode.
 """
 from __future__ import annotations
 
-import gzip
 import mmap
 import os
 import zipfile
@@ -39,12 +38,14 @@ from typing import Callable, Iterator
 import numpy as np
 import tensorflow as tf
 
+from migrate.core.mnist.errors import MnistDataError
+from migrate.core.mnist.formats import read_idx
+
 IMAGE_SHAPE = (28, 28)
 Batch = tuple[np.ndarray, np.ndarray]
 ArraySource = np.ndarray | str | os.PathLike
 """An array, or a path to `.npy` / IDX (raw or gzipped) / `file.npz:key`."""
 
-_IDX_UBYTE = 0x08
 BATCHES_PER_READ = 8
 """`train_dataset` / `eval_dataset` read this many batches per generator step (see `_read_ahead`)."""
 
@@ -104,28 +105,11 @@ def _open_npz_member(path: Path, key: str) -> np.ndarray:
 
 
 def _open_idx(path: Path) -> np.ndarray:
-    with open(path, "rb") as handle:
-        header = handle.read(4 + 4 * 255)
-    payload = None
-    if header[:2] == b"\x1f\x8b":
-        payload = gzip.decompress(path.read_bytes())
-        header = payload[: 4 + 4 * 255]
-    if len(header) < 4 or header[:2] != b"\x00\x00" or header[2] != _IDX_UBYTE:
-        raise PipelineError(f"open_array: {path} is not an IDX file of unsigned bytes (bad magic number).")
-    ndim = header[3]
-    shape = tuple(int.from_bytes(header[4 + 4 * i: 8 + 4 * i], "big") for i in range(ndim))
-    expected = int(np.prod(shape))
-    offset = 4 + 4 * ndim
-    if payload is not None:
-        body = np.frombuffer(payload, dtype=np.uint8, offset=offset)
-        if body.size != expected:
-            raise PipelineError(f"open_array: {path} promises {expected} bytes, holds {body.size}; it is truncated.")
-        return body.reshape(shape)
-    if path.stat().st_size - offset != expected:
-        raise PipelineError(
-            f"open_array: {path} promises {expected} bytes, holds {path.stat().st_size - offset}; it is truncated."
-        )
-    return np.memmap(path, dtype=np.uint8, mode="r", offset=offset, shape=shape)
+    """IDX through the one reader in `migrate.core.mnist.formats` (raw files memory-mapped)."""
+    try:
+        return read_idx(path, mmap=True)
+    except MnistDataError as error:
+        raise PipelineError(f"open_array: {error}") from error
 
 
 def _checked_arrays(images: ArraySource, labels: ArraySource, batch_size: int, who: str) -> tuple[np.ndarray, np.ndarray]:

@@ -23,9 +23,9 @@ from pathlib import Path
 import keras
 import tensorflow as tf
 
-LAYER_NAMES = ("conv1", "conv2", "fc1", "fc2", "logits")
-LEGACY_SUFFIXES = {"kernel": "weights", "bias": "biases"}
-GLOBAL_STEP = "global_step"
+from migrate.core.mnist_model import GLOBAL_STEP_NAME, LAYER_NAMES, LEGACY_SUFFIXES
+
+GLOBAL_STEP = GLOBAL_STEP_NAME
 
 
 class LegacyCheckpointError(ValueError):

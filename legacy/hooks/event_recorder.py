@@ -23,6 +23,7 @@ import tensorflow as tf
 
 from legacy.hooks.step_tracking import StepTrackingHook
 from migrate.core.protocol import Event, make_event
+from legacy.hooks.names import LOSS
 
 
 class EventRecorderHook(StepTrackingHook):
@@ -40,7 +41,7 @@ class EventRecorderHook(StepTrackingHook):
         recorder.save("train-events.json")
     """
 
-    def __init__(self, phase: str = "train", loss_name: str = "loss:0") -> None:
+    def __init__(self, phase: str = "train", loss_name: str = LOSS) -> None:
         super().__init__(phase, loss_name)
         self.events: list[Event] = []
 

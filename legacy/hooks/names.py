@@ -6,7 +6,9 @@ variable's *handle*, and the value is the tensor ``<name>/Read/ReadVariableOp:0`
 """
 from __future__ import annotations
 
-LOSS = "loss:0"
+from migrate.core.mnist_model import LOSS_TENSOR_NAME
+
+LOSS = LOSS_TENSOR_NAME
 
 
 def value_of(variable_name: str) -> str:

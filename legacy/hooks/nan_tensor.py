@@ -12,8 +12,9 @@ Twin: `modern/callbacks/nan_tensor.py` (`TerminateOnNaN`).
 from __future__ import annotations
 
 import tensorflow as tf
+from legacy.hooks.names import LOSS
 
 
-def make_nan_tensor_hook(loss_name: str = "loss:0", fail_on_nan_loss: bool = True) -> tf.compat.v1.train.NanTensorHook:
+def make_nan_tensor_hook(loss_name: str = LOSS, fail_on_nan_loss: bool = True) -> tf.compat.v1.train.NanTensorHook:
     """Check the tensor `loss_name` after every step."""
     return tf.compat.v1.train.NanTensorHook(loss_name, fail_on_nan_loss=fail_on_nan_loss)

@@ -12,12 +12,13 @@ from __future__ import annotations
 import tensorflow as tf
 
 from migrate.core.protocol import PHASES
+from legacy.hooks.names import LOSS
 
 
 class StepTrackingHook(tf.compat.v1.train.SessionRunHook):
     """Base class: keeps `self.step` (last completed step) and `self.loss` (its loss, train only)."""
 
-    def __init__(self, phase: str = "train", loss_name: str = "loss:0") -> None:
+    def __init__(self, phase: str = "train", loss_name: str = LOSS) -> None:
         if phase not in PHASES:
             raise ValueError(f"{type(self).__name__}: phase must be one of {PHASES}, got {phase!r}.")
         super().__init__()

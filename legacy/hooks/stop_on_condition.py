@@ -13,6 +13,7 @@ from typing import Callable
 import tensorflow as tf
 
 from legacy.hooks.step_tracking import StepTrackingHook
+from legacy.hooks.names import LOSS
 
 StopCondition = Callable[[int, "float | None"], bool]
 
@@ -31,7 +32,7 @@ class StopOnConditionHook(StepTrackingHook):
         StopOnConditionHook(lambda step, loss: loss < 0.05 or step >= 1000)
     """
 
-    def __init__(self, should_stop: StopCondition, phase: str = "train", loss_name: str = "loss:0") -> None:
+    def __init__(self, should_stop: StopCondition, phase: str = "train", loss_name: str = LOSS) -> None:
         if not callable(should_stop):
             raise TypeError(f"StopOnConditionHook: should_stop must be callable, got {should_stop!r}.")
         super().__init__(phase, loss_name)

@@ -13,6 +13,7 @@ import tensorflow as tf
 
 from legacy.estimator import train
 from legacy.model import DEFAULT_PARAMS, VARIABLE_SHAPES, initial_weights, model_fn
+from migrate.core.mnist_model import LOSS_TENSOR_NAME
 
 ROOT = Path(__file__).resolve().parents[2]
 WEIGHTS_DIGEST = """
@@ -97,7 +98,7 @@ def test_eval_mode_has_accuracy_and_the_named_loss():
         spec = build(tf.estimator.ModeKeys.EVAL, features={"images": images})
 
     assert list(spec.eval_metric_ops) == ["accuracy"]
-    assert spec.loss.name == "loss:0"
+    assert spec.loss.name == LOSS_TENSOR_NAME
     assert spec.train_op is None
 
 

@@ -66,23 +66,45 @@ def _open_maybe_gzip(path: Path) -> bytes:
         raise MnistDataError(f"{path}: cannot be read ({error}); the file is truncated or corrupt.") from error
 
 
-def read_idx(path: Path) -> np.ndarray:
-    """Read one IDX file of unsigned bytes (magic 0x00000801 / 0x00000803)."""
-    payload = _open_maybe_gzip(path)
-    if len(payload) < 4 or payload[0:2] != b"\x00\x00" or payload[2] != IDX_UBYTE:
-        raise MnistDataError(f"{path}: not an IDX file of unsigned bytes (bad magic number).")
-    ndim = payload[3]
+def idx_layout(header: bytes, origin: str) -> tuple[tuple[int, ...], int]:
+    """(shape, offset of the first data byte) from the start of an IDX file of unsigned bytes."""
+    if len(header) < 4 or header[0:2] != b"\x00\x00" or header[2] != IDX_UBYTE:
+        raise MnistDataError(f"{origin}: not an IDX file of unsigned bytes (bad magic number).")
+    ndim = header[3]
     header_end = 4 + 4 * ndim
-    if len(payload) < header_end:
-        raise MnistDataError(f"{path}: truncated IDX header.")
-    shape = struct.unpack(f">{ndim}I", payload[4:header_end])
+    if len(header) < header_end:
+        raise MnistDataError(f"{origin}: truncated IDX header.")
+    return tuple(struct.unpack(f">{ndim}I", header[4:header_end])), header_end
+
+
+def _check_size(shape: tuple[int, ...], held: int, origin: str) -> None:
     expected_bytes = int(np.prod(shape))
-    body = payload[header_end:]
-    if len(body) != expected_bytes:
+    if held != expected_bytes:
         raise MnistDataError(
-            f"{path}: IDX header promises {expected_bytes} bytes for shape {shape}, file holds {len(body)}; it is truncated or corrupt."
+            f"{origin}: IDX header promises {expected_bytes} bytes for shape {shape}, file holds {held}; "
+            "it is truncated or corrupt."
         )
-    return np.frombuffer(body, dtype=np.uint8).reshape(shape)
+
+
+def read_idx(path: Path, *, mmap: bool = False) -> np.ndarray:
+    """Read one IDX file of unsigned bytes (magic 0x00000801 / 0x00000803), raw or gzipped.
+
+    `mmap=True` maps a raw file past its header instead of reading it (peak
+    memory independent of the file size; `modern.pipeline` streams from it);
+    a gzipped file is always decompressed into memory.
+    """
+    path = Path(path)
+    if mmap:
+        with open(path, "rb") as handle:
+            head = handle.read(4 + 4 * 255)
+        if head[:2] != b"\x1f\x8b":
+            shape, offset = idx_layout(head, str(path))
+            _check_size(shape, path.stat().st_size - offset, str(path))
+            return np.memmap(path, dtype=np.uint8, mode="r", offset=offset, shape=shape)
+    payload = _open_maybe_gzip(path)
+    shape, offset = idx_layout(payload, str(path))
+    _check_size(shape, len(payload) - offset, str(path))
+    return np.frombuffer(payload, dtype=np.uint8, offset=offset).reshape(shape)
 
 
 def find_idx_file(directory: Path, stem: str) -> Path | None:

@@ -16,7 +16,7 @@ callback methods or returned by `train_step`.
 ```python
 def begin(self):
     self._global_step = tf.train.get_global_step()
-    self._loss = tf.get_default_graph().get_tensor_by_name("loss:0")
+    self._loss = tf.get_default_graph().get_tensor_by_name('loss:0')
 ```
 
 ## Use instead
