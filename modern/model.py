@@ -34,6 +34,7 @@ import tensorflow as tf
 
 from migrate.core.mnist_model import DEFAULT_PARAMS, IMAGE_SHAPE, LAYER_NAMES, OPTIMIZERS  # noqa: F401  (re-exported)
 
+
 def merged_params(params: Mapping[str, Any] | None) -> dict[str, Any]:
     """`DEFAULT_PARAMS` overridden by `params`; unknown keys are an error (a typo would be ignored)."""
     params = dict(params or {})

@@ -21,9 +21,9 @@ from typing import Any
 
 import tensorflow as tf
 
+from legacy.hooks.names import LOSS
 from legacy.hooks.step_tracking import StepTrackingHook
 from migrate.core.protocol import Event, make_event
-from legacy.hooks.names import LOSS
 
 
 class EventRecorderHook(StepTrackingHook):

@@ -12,6 +12,7 @@ Twin: `modern/callbacks/nan_tensor.py` (`TerminateOnNaN`).
 from __future__ import annotations
 
 import tensorflow as tf
+
 from legacy.hooks.names import LOSS
 
 

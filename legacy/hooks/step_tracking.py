@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-from migrate.core.protocol import PHASES
 from legacy.hooks.names import LOSS
+from migrate.core.protocol import PHASES
 
 
 class StepTrackingHook(tf.compat.v1.train.SessionRunHook):

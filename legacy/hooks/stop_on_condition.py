@@ -12,8 +12,8 @@ from typing import Callable
 
 import tensorflow as tf
 
-from legacy.hooks.step_tracking import StepTrackingHook
 from legacy.hooks.names import LOSS
+from legacy.hooks.step_tracking import StepTrackingHook
 
 StopCondition = Callable[[int, "float | None"], bool]
 

@@ -1,0 +1,97 @@
+"""The import direction between the packages, read from the source with `ast` (nothing is imported).
+
+    legacy, modern ──▶ migrate.core ◀── migrate.report, migrate.parity, migrate.commands
+
+`migrate.core` is TensorFlow-free and imports nothing else of the project;
+`legacy` and `modern` take only `migrate.core` from `migrate`; the scanner
+(`migrate.report`) takes only the core; `migrate` never imports `legacy` or
+`modern` — the MNIST pair file (`migrate/pairs/`, loaded by path like any
+user's pair, never imported as a module) is the one client that names both.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PAIR_FILES = ROOT / "migrate" / "pairs"
+
+
+def imported_modules(path: Path, *, at_import_time: bool = False) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import in a file, relative imports resolved.
+
+    `at_import_time`: only the module body's imports (not those inside functions).
+    """
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in tree.body if at_import_time else ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            found.append((node.lineno, module))
+    return found
+
+
+def sources(package: str) -> list[Path]:
+    return sorted(path for path in (ROOT / package).rglob("*.py") if PAIR_FILES not in path.parents)
+
+
+def top(module: str, depth: int = 1) -> str:
+    return ".".join(module.split(".")[:depth])
+
+
+def violations(package: str, allowed, *, at_import_time: bool = False) -> list[str]:
+    return [
+        f"{path.relative_to(ROOT)}:{line} imports {module}"
+        for path in sources(package)
+        for line, module in imported_modules(path, at_import_time=at_import_time)
+        if not allowed(module)
+    ]
+
+
+def project_module(module: str, *allowed_packages: str) -> bool:
+    """Outside the project, `migrate` itself (its version), or in one of the allowed packages."""
+    return top(module) not in {"migrate", "legacy", "modern"} or module == "migrate" or any(
+        module == package or module.startswith(package + ".") for package in allowed_packages
+    )
+
+
+def test_core_imports_nothing_else_of_the_project():
+    assert violations("migrate/core", lambda module: project_module(module, "migrate.core")) == []
+
+
+@pytest.mark.parametrize("package", ["migrate/core", "migrate/report"])
+def test_tensorflow_free_packages_do_not_import_it_at_import_time(package):
+    assert violations(package, lambda module: top(module) not in {"tensorflow", "keras"}, at_import_time=True) == []
+
+
+@pytest.mark.parametrize("package", ["legacy", "modern"])
+def test_training_sides_take_only_the_core_from_migrate(package):
+    other = {"legacy": "modern", "modern": "legacy"}[package]
+    assert violations(package, lambda module: top(module) != other and project_module(module, "migrate.core", package)) == []
+
+
+def test_the_scanner_takes_only_the_core():
+    assert violations("migrate/report", lambda module: project_module(module, "migrate.core", "migrate.report")) == []
+
+
+@pytest.mark.xfail(strict=True, reason="migrate/parity/sides imports legacy and modern until the pair engine lands (issue 9)")
+def test_migrate_imports_neither_legacy_nor_modern():
+    assert violations("migrate", lambda module: top(module) not in {"legacy", "modern"}) == []
+
+
+def test_the_walk_sees_the_imports():
+    """Guard against tests that pass because they read nothing."""
+    recorder = imported_modules(ROOT / "legacy" / "hooks" / "event_recorder.py")
+    assert any(module == "migrate.core.protocol" for _, module in recorder)
+    scanner = imported_modules(ROOT / "migrate" / "report" / "scanner.py")
+    assert any(module.startswith("migrate.report.") for _, module in scanner)
+    assert not project_module("legacy.model") and not project_module("migrate.parity", "migrate.core")
