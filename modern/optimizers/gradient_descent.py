@@ -1,0 +1,44 @@
+"""`GradientDescent`: `tf.compat.v1.train.GradientDescentOptimizer` as a Keras optimizer, bit for bit.
+
+Replaces ``tf.compat.v1.train.GradientDescentOptimizer(learning_rate,
+use_locking=False, name="GradientDescent")``. Each step runs TF1's kernel
+``ResourceApplyGradientDescent``: ``var -= lr * g``.
+
+Differences from `keras.optimizers.SGD(learning_rate)` (momentum 0): none in
+the arithmetic — Keras adds ``-g * lr``, which rounds the same — so the
+native optimizer stays bit-identical too (measured: 0.0 drift at step 1000,
+see "Exact or native optimizer?" in the README). This class exists so every
+TF1 optimizer has a twin of the same shape, and TF1's name and `use_locking`.
+
+Slots: none.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import tensorflow as tf
+
+from modern.optimizers.base import TF1ExactOptimizer, handle_of
+
+
+class GradientDescent(TF1ExactOptimizer):
+    """Plain gradient descent with TF1's kernel.
+
+    Args:
+        learning_rate: float, Keras `LearningRateSchedule` or callable (TF1: required).
+        use_locking: passed to the kernel, as in TF1.
+        name: TF1's default "GradientDescent".
+
+    Example:
+        model.compile(optimizer=GradientDescent(0.05))
+    """
+
+    TF1_CLASS = "tf.compat.v1.train.GradientDescentOptimizer"
+
+    def __init__(self, learning_rate: Any, use_locking: bool = False, name: str = "GradientDescent", **kwargs: Any) -> None:
+        super().__init__(learning_rate, name, use_locking, **kwargs)
+
+    def apply_dense(self, gradient: tf.Tensor, variable: Any, learning_rate: tf.Tensor) -> Any:
+        return tf.raw_ops.ResourceApplyGradientDescent(
+            var=handle_of(variable), alpha=learning_rate, delta=gradient, use_locking=self.use_locking
+        )
