@@ -49,13 +49,9 @@ import zipfile
 from pathlib import Path
 from typing import Any, Mapping
 
+import keras
 import numpy as np
 import tensorflow as tf
-
-try:  # Keras 2.15 ships as `keras`; `tf.keras` is the same object there.
-    import keras
-except ImportError:  # pragma: no cover
-    keras = tf.keras
 
 # --- the data ---------------------------------------------------------------
 

@@ -24,13 +24,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+import keras
 import numpy as np
 import tensorflow as tf
-
-try:  # Keras 2.15 ships as `keras`; `tf.keras` is the same object there.
-    import keras
-except ImportError:  # pragma: no cover
-    keras = tf.keras
 
 ROWS, PIXELS, CLASSES = 28, 28, 10
 
@@ -38,10 +34,8 @@ ROWS, PIXELS, CLASSES = 28, 28, 10
 
 
 def _mnist():
-    try:
-        from migrate.core.mnist import load_mnist
-    except ImportError:
-        from migrate.mnist import load_mnist
+    from migrate.core.mnist import load_mnist
+
     return load_mnist()
 
 
