@@ -1,18 +1,26 @@
-"""Per-file alias table: which local name stands for which qualified name.
+"""Per-file alias table: which local name stands for which qualified name, where.
 
 Built from every import in the file (any scope: a function-level
 `import tensorflow as tf` counts), relative imports resolved against the
-file's package, and simple re-bindings such as `flags = tf.flags` or
-`tf = tf.compat.v1`. Names later re-bound by a `class` or `def` of the same
-name are dropped, so a user class called `Estimator` is never TensorFlow's.
-The table is flat (one scope per file): precise enough for migration advice,
-and it keeps the scan a single pass.
+file's package, and re-bindings such as `flags = tf.flags` or
+`tf = tf.compat.v1`. The table is ordered and scoped: each binding holds from
+its statement on, within the function or class it is in (module bindings are
+seen from functions defined earlier too, as at call time), so a later
+`flags = tf.flags` wins over `from absl import flags` only from that point.
+
+Only a chain that ends in a module or a class binds an alias
+(`migrate.report.api_tree.binds_alias`): `FLAGS = tf.flags.FLAGS` binds a
+*value*, and so does `n = FLAGS.steps`; their uses are not TensorFlow names.
+A `class`/`def`, a parameter or any other assignment of the same name
+re-binds it to something that is not TensorFlow.
 """
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 from typing import Iterable
 
+from migrate.report.api_tree import binds_alias
 from migrate.report.names import canonical, is_tensorflow
 
 
@@ -42,23 +50,55 @@ def absolute_module(module: str | None, level: int, package: str) -> str | None:
     return ".".join(base) or None
 
 
+Scope = tuple[int, int] | None
+"""(first line, last line) of the function or class a binding is in; None for the module."""
+
+
+@dataclass(frozen=True)
+class Binding:
+    """`name` bound at (line, column) — the end of the binding statement — in `scope`.
+
+    `value` is the qualified name when the binding is an alias, else None; `origin`
+    the TensorFlow name a value binding came from (`FLAGS = tf.flags.FLAGS`);
+    `node` the expression bound (a chain) or the import statement.
+    """
+
+    name: str
+    value: str | None
+    line: int
+    column: int
+    scope: Scope = None
+    node: ast.AST | None = None
+    origin: str | None = None
+
+
 class AliasTable:
-    """Local name → fully qualified dotted name, for one file."""
+    """Local name → fully qualified dotted name, for one file, by position."""
 
     def __init__(self, package: str = "") -> None:
         self.package = package
         self.bindings: dict[str, str] = {}
+        """Module-level aliases as the module ends: what other modules import from it."""
         self.star_modules: list[str] = []
+        self.history: dict[str, list[Binding]] = {}
 
-    def add_import(self, node: ast.Import) -> None:
+    def bind(self, binding: Binding) -> None:
+        self.history.setdefault(binding.name, []).append(binding)
+        if binding.scope is None:
+            if binding.value is None:
+                self.bindings.pop(binding.name, None)
+            else:
+                self.bindings[binding.name] = binding.value
+
+    def add_import(self, node: ast.Import, scope: Scope = None) -> None:
         for alias in node.names:
             if alias.asname:
-                self.bindings[alias.asname] = alias.name
+                self._bind_import(alias.asname, alias.name, node, scope)
             else:
                 root = alias.name.partition(".")[0]
-                self.bindings[root] = root
+                self._bind_import(root, root, node, scope)
 
-    def add_import_from(self, node: ast.ImportFrom) -> None:
+    def add_import_from(self, node: ast.ImportFrom, scope: Scope = None) -> None:
         module = absolute_module(node.module, node.level, self.package)
         if module is None:
             return
@@ -66,31 +106,66 @@ class AliasTable:
             if alias.name == "*":
                 self.star_modules.append(module)
                 continue
-            self.bindings[alias.asname or alias.name] = f"{module}.{alias.name}"
+            self._bind_import(alias.asname or alias.name, f"{module}.{alias.name}", node, scope)
 
-    def add_assignment(self, node: ast.Assign | ast.AnnAssign) -> bool:
-        """Record `name = known.chain`; True if the table changed."""
-        targets = _targets(node)
-        if node.value is None:
-            return False
-        value = self.qualified(node.value)
-        changed = False
-        for target in targets:
-            if isinstance(target, ast.Name) and value is not None and self.bindings.get(target.id) != value:
-                self.bindings[target.id] = value
-                changed = True
-        return changed
+    def _bind_import(self, name: str, value: str, node: ast.stmt, scope: Scope) -> None:
+        self.bind(Binding(name, value, *_end(node), scope, node))
+
+    def add_assignment(self, node: ast.Assign | ast.AnnAssign, scope: Scope = None) -> None:
+        """Record `name = chain` as of its position: an alias, a value, or a re-binding."""
+        value_node = node.value
+        value = self.qualified(value_node) if value_node is not None else None
+        origin = None
+        if value is not None and is_tensorflow(value):
+            name = canonical(value)
+            if not binds_alias(name):
+                value, origin = None, name
+        line, column = _end(node)
+        for target in _targets(node):
+            if isinstance(target, ast.Name):
+                self.bind(Binding(target.id, value, line, column, scope, value_node, origin))
+
+    def rebind(self, name: str, line: int, column: int, scope: Scope = None) -> None:
+        """`name` now holds something that is not an alias (a class, a function, a parameter, a value)."""
+        self.bind(Binding(name, None, line, column, scope))
 
     def forget(self, names: Iterable[str]) -> None:
         for name in names:
             self.bindings.pop(name, None)
+            self.history.pop(name, None)
+
+    def binding(self, name: str, line: int, column: int = 0) -> Binding | None:
+        """The binding of `name` in force at (line, column): the innermost scope's latest one before it."""
+        history = self.history.get(name)
+        if not history:
+            return None
+        if len(history) == 1 and history[0].scope is None:
+            return history[0]
+        best: Binding | None = None
+        best_key: tuple = ()
+        for binding in history:
+            scope = binding.scope
+            if scope is not None and not (scope[0] <= line <= scope[1]):
+                continue
+            before = (binding.line, binding.column) <= (line, column)
+            if scope is not None and not before:
+                continue
+            # innermost scope first, then bindings before the use (latest first), then module hoisting (earliest first)
+            key = (scope[0] if scope else -1, before, (binding.line, binding.column) if before else (-binding.line, -binding.column))
+            if best is None or key > best_key:
+                best, best_key = binding, key
+        return best
+
+    def lookup(self, name: str, line: int, column: int = 0) -> str | None:
+        binding = self.binding(name, line, column)
+        return binding.value if binding is not None else None
 
     def qualified(self, node: ast.AST) -> str | None:
-        """The dotted name a Name/Attribute chain stands for, if its root is bound."""
+        """The dotted name a Name/Attribute chain stands for where it is, if its root is bound."""
         parts = dotted_parts(node)
         if parts is None:
             return None
-        bound = self.bindings.get(parts[0])
+        bound = self.lookup(parts[0], getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
         if bound is None:
             return None
         return ".".join([bound, *parts[1:]])
@@ -102,10 +177,15 @@ class AliasTable:
             return None
         return canonical(qualified)
 
-    def binds_tensorflow(self) -> bool:
-        return any(is_tensorflow(value) for value in self.bindings.values()) or any(
-            is_tensorflow(module) for module in self.star_modules
+    def roots(self) -> frozenset[str]:
+        """Names that stand for TensorFlow somewhere in the file (an alias or a value from it)."""
+        return frozenset(
+            name for name, history in self.history.items()
+            if any(binding.origin or (binding.value and is_tensorflow(binding.value)) for binding in history)
         )
+
+    def binds_tensorflow(self) -> bool:
+        return bool(self.roots()) or any(is_tensorflow(module) for module in self.star_modules)
 
 
 def build_alias_table(
@@ -113,22 +193,65 @@ def build_alias_table(
     assignments: list[ast.Assign | ast.AnnAssign],
     shadowing_names: Iterable[str],
     package: str,
+    scopes: dict[int, Scope] | None = None,
+    rebindings: Iterable[tuple[str, int, int, Scope]] = (),
 ) -> AliasTable:
-    """Imports, minus module-level `class`/`def` names, then assignments to a fixpoint."""
+    """Imports and chain assignments in source order; `scopes` maps id(statement) → its scope.
+
+    `shadowing_names` (module-level `class`/`def` names) and `rebindings`
+    ((name, line, column, scope) of other bindings) only matter for names some
+    import or chain assignment binds.
+    """
+    scopes = scopes or {}
     table = AliasTable(package)
-    for node in sorted(imports, key=lambda node: (node.lineno, node.col_offset)):
-        if isinstance(node, ast.Import):
-            table.add_import(node)
+    chains = [node for node in assignments if _is_chain_assignment(node)]
+    events: list[tuple[tuple[int, int], int, object]] = []
+    for node in imports:
+        events.append((_end(node), 0, node))
+    tracked = {alias.asname or alias.name.partition(".")[0] for node in imports for alias in node.names if isinstance(node, ast.Import)}
+    tracked |= {alias.asname or alias.name for node in imports if isinstance(node, ast.ImportFrom) for alias in node.names}
+    tracked |= {target.id for node in chains for target in _targets(node) if isinstance(target, ast.Name)}
+    known = tracked
+    for node in chains:
+        if _root(node.value) in known:
+            events.append((_end(node), 1, node))
+    for node in assignments:
+        if node.value is not None and not _is_chain_assignment(node):
+            for target in _targets(node):
+                for name in _bound_names(target):
+                    if name in tracked:
+                        events.append((_end(node), 2, (name, scopes.get(id(node)))))
+    for name, line, column, scope in rebindings:
+        if name in tracked:
+            events.append(((line, column), 2, (name, scope)))
+    events.sort(key=lambda event: event[0])
+    for (line, column), kind, item in events:
+        if kind == 0:
+            if isinstance(item, ast.Import):
+                table.add_import(item, scopes.get(id(item)))
+            else:
+                table.add_import_from(item, scopes.get(id(item)))
+        elif kind == 1:
+            table.add_assignment(item, scopes.get(id(item)))
         else:
-            table.add_import_from(node)
+            name, scope = item
+            table.rebind(name, line, column, scope)
     table.forget(shadowing_names)
-    candidates = [node for node in assignments if _is_chain_assignment(node)]
-    targets = {target.id for node in candidates for target in _targets(node) if isinstance(target, ast.Name)}
-    candidates = [node for node in candidates if _root(node.value) in table.bindings or _root(node.value) in targets]
-    for _ in range(3):
-        if not any([table.add_assignment(node) for node in candidates]):
-            break
     return table
+
+
+def _end(node: ast.AST) -> tuple[int, int]:
+    return (getattr(node, "end_lineno", None) or node.lineno, getattr(node, "end_col_offset", None) or node.col_offset)
+
+
+def _bound_names(target: ast.AST) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [name for element in target.elts for name in _bound_names(element)]
+    if isinstance(target, ast.Starred):
+        return _bound_names(target.value)
+    return []
 
 
 def _is_chain_assignment(node: ast.Assign | ast.AnnAssign) -> bool:

@@ -15,10 +15,12 @@ from __future__ import annotations
 import ast
 import gc
 import re
+from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, Mapping
 
-from migrate.report.aliases import build_alias_table, dotted_parts
+from migrate.report.aliases import AliasTable, Binding, absolute_module, build_alias_table, dotted_parts
+from migrate.report.api_tree import is_module
 from migrate.report.classes import COMPOUND_STATEMENTS, PROTOCOL_METHODS, iter_classes
 from migrate.report.context import FileContext, MethodBody, Reference
 from migrate.report.model import ClassInfo, FileResult, Finding, MethodInfo
@@ -111,52 +113,108 @@ def analyse_tree(
     package: str,
     hook_map: Mapping[str, HookEquivalent] | None = None,
 ) -> None:
-    imports, assignments, has_classes = _statements(tree.body)
-    top_level = [node.name for node in tree.body if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))]
-    aliases = build_alias_table(imports, assignments, top_level, package)
+    imports, assignments, has_classes, scopes, rebindings = _statements(tree.body)
+    aliases = build_alias_table(imports, assignments, (), package, scopes, rebindings)
     context = FileContext(tree, aliases, assignments, hook_map)
-    result.exports = aliases.bindings
-    roots = frozenset(name for name, value in aliases.bindings.items() if is_tensorflow(value))
+    result.exports = dict(aliases.bindings)
+    roots = aliases.roots()
     if roots or any(is_tensorflow(module) for module in aliases.star_modules):
         interesting, chains = _collect(tree, roots)
-        dispatched = [(node, checks_for(node)) for node in interesting] + _references(chains, aliases)
+        references, uses = _references(chains, aliases)
+        dispatched = [(node, checks_for(node)) for node in interesting] + _import_references(imports, aliases) + references
+        flagged: dict[int, list[int]] = {}
+        """id(binding site) → indexes of its findings, to which the uses of the names it binds are added."""
+        produced: dict[int, list[int]] = {}
+        """id(Reference) → indexes of its findings."""
+        binding_sites = {id(binding.node) for history in aliases.history.values() for binding in history if binding.node is not None}
+        seen: set[tuple[int, int, str]] = set()
         for node, checks in dispatched:
+            site = node.node if isinstance(node, Reference) else node
             for rule, check in checks:
-                for flagged, message in check(node, context):
-                    cell, line = locate(flagged.lineno)
-                    result.findings.append(Finding(result.path, cell, line, flagged.col_offset, rule.code, message))
+                for found, message in check(node, context):
+                    key = (found.lineno, found.col_offset, rule.code)
+                    if key in seen:
+                        continue  # one finding per rule and place (an import is also a reference)
+                    seen.add(key)
+                    index = len(result.findings)
+                    if id(site) in binding_sites:
+                        flagged.setdefault(id(site), []).append(index)
+                    produced.setdefault(id(node), []).append(index)
+                    cell, line = locate(found.lineno)
+                    result.findings.append(Finding(result.path, cell, line, found.col_offset, rule.code, message))
+        _fold_uses(result, flagged, produced, uses)
     if has_classes:
         result.classes = _class_infos(tree, context, result.module, locate, result.path)
     if "migrate:" in text:
         result.suppressions = _suppressions(text, locate)
 
 
-def _statements(body: list[ast.stmt]) -> tuple[list, list, bool]:
-    """Imports and assignments at any depth (they are statements: no expression walk needed)."""
+def _fold_uses(result: FileResult, flagged: dict[int, list[int]], produced: dict[int, list[int]], uses: list) -> None:
+    """Uses of a flagged binding are covered by its finding: drop theirs (same rule), count them in its message.
+
+    `uses` holds (binding, the use's Reference or None when the name holds a value, not an alias).
+    """
+    counts: dict[int, dict[str, int]] = {}
+    dropped: set[int] = set()
+    for binding, reference in uses:
+        site = id(binding.node)
+        if site not in flagged:
+            continue
+        by_name = counts.setdefault(site, {})
+        by_name[binding.name] = by_name.get(binding.name, 0) + 1
+        if reference is not None:
+            codes = {result.findings[index].code for index in flagged[site]}
+            dropped.update(index for index in produced.get(id(reference), ()) if result.findings[index].code in codes)
+    for site, by_name in counts.items():
+        covered = ", ".join(f"{count} {'use' if count == 1 else 'uses'} of `{name}`" for name, count in by_name.items())
+        for index in flagged[site]:
+            finding = result.findings[index]
+            result.findings[index] = replace(finding, message=f"{finding.message} (covers the {covered})")
+    if dropped:
+        result.findings[:] = [finding for index, finding in enumerate(result.findings) if index not in dropped]
+
+
+def _statements(body: list[ast.stmt]):
+    """Imports and assignments at any depth (they are statements: no expression walk needed),
+    whether there are classes, the scope of each (id → (first line, last line) of the enclosing
+    function or class), and the other bindings that may shadow an alias (defs, classes, parameters)."""
     imports: list[ast.Import | ast.ImportFrom] = []
     assignments: list[ast.Assign | ast.AnnAssign] = []
+    scopes: dict[int, tuple[int, int] | None] = {}
+    rebindings: list[tuple[str, int, int, tuple[int, int] | None]] = []
     has_classes = False
-    pending = [body]
+    pending: list[tuple[list, tuple[int, int] | None]] = [(body, None)]
     while pending:
-        for statement in pending.pop():
+        statements, scope = pending.pop()
+        for statement in statements:
             kind = type(statement)
             if kind is ast.Import or kind is ast.ImportFrom:
                 imports.append(statement)
+                if scope is not None:
+                    scopes[id(statement)] = scope
             elif kind is ast.Assign or kind is ast.AnnAssign:
                 assignments.append(statement)
-            elif kind is ast.ClassDef:
-                has_classes = True
-                pending.append(statement.body)
-            elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
-                pending.append(statement.body)
+                if scope is not None:
+                    scopes[id(statement)] = scope
+            elif kind is ast.ClassDef or kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+                inner = (statement.lineno, statement.end_lineno or statement.lineno)
+                rebindings.append((statement.name, inner[1], statement.end_col_offset or 0, scope))
+                if kind is ast.ClassDef:
+                    has_classes = True
+                else:
+                    arguments = statement.args
+                    for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg):
+                        if argument is not None:
+                            rebindings.append((argument.arg, statement.lineno, statement.col_offset, inner))
+                pending.append((statement.body, inner))
             elif isinstance(statement, _COMPOUND):
-                pending.append(statement.body)
-                pending.append(getattr(statement, "orelse", ()))
-                pending.append(getattr(statement, "finalbody", ()))
-                pending.extend(handler.body for handler in getattr(statement, "handlers", ()))
+                pending.append((statement.body, scope))
+                pending.append((getattr(statement, "orelse", ()), scope))
+                pending.append((getattr(statement, "finalbody", ()), scope))
+                pending.extend((handler.body, scope) for handler in getattr(statement, "handlers", ()))
             elif kind.__name__ == "Match":
-                pending.extend(case.body for case in statement.cases)
-    return imports, assignments, has_classes
+                pending.extend((case.body, scope) for case in statement.cases)
+    return imports, assignments, has_classes, scopes, rebindings
 
 
 def _collect(tree: ast.Module, roots: frozenset[str]):
@@ -195,6 +253,9 @@ def _collect(tree: ast.Module, roots: frozenset[str]):
                 chains.append((node, None))
             continue
         if kind is Attribute:  # chain(node, None), inlined: this is the hottest path
+            if type(node.ctx) is not Load:  # `tf.flags.FLAGS.x = 1` stores into (and so uses) `tf.flags.FLAGS`
+                push(node.value)
+                continue
             base = node
             while type(base) is Attribute:
                 if base.attr in attributes:
@@ -265,18 +326,50 @@ def dispatch_keys(name: str) -> tuple[str, ...]:
     return tuple(keys)
 
 
-def _references(chains: list[tuple[ast.AST, ast.Call | None]], aliases) -> list[tuple[Reference, tuple]]:
-    """The chains some check is registered for, as `Reference`s with those checks."""
+def _references(chains: list[tuple[ast.AST, ast.Call | None]], aliases: AliasTable):
+    """The chains some check is registered for, as `Reference`s with those checks; and the
+    uses of bindings: (binding, its Reference or None)."""
     references = []
-    bindings = aliases.bindings
+    uses: list[tuple[Binding, Reference | None]] = []
     for node, call in chains:
         parts = dotted_parts(node)
         if parts is None:
             continue
-        resolved = _resolve(".".join([bindings[parts[0]], *parts[1:]]))
+        binding = aliases.binding(parts[0], node.lineno, node.col_offset)
+        if binding is None:
+            continue
+        if binding.value is None:
+            if binding.origin is not None:
+                uses.append((binding, None))
+            continue
+        resolved = _resolve(".".join([binding.value, *parts[1:]]))
+        reference = None
         if resolved is not None:
             name, checks = resolved
-            references.append((Reference(node, name, ".".join(parts), call), checks))
+            reference = Reference(node, name, ".".join(parts), call)
+            references.append((reference, checks))
+        if binding.node is not None and node is not binding.node:
+            uses.append((binding, reference))
+    return references, uses
+
+
+def _import_references(imports: list, aliases: AliasTable) -> list[tuple[Reference, tuple]]:
+    """An import of a TensorFlow module some rule is about is a reference too, at the import: the uses
+    of the name it binds are then covered by that one finding (a class or function imported is
+    reported where it is used, each use being a change)."""
+    references = []
+    for node in imports:
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            module = absolute_module(node.module, node.level, aliases.package)
+            if module is None:
+                continue
+            names = [f"{module}.{alias.name}" for alias in node.names if alias.name != "*"]
+        for name in names:
+            resolved = _resolve(name)
+            if resolved is not None and is_module(resolved[0]):
+                references.append((Reference(node, resolved[0], name, None), resolved[1]))
     return references
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping, TypeVar
 
 from migrate.report.aliases import AliasTable, dotted_parts
 
 if TYPE_CHECKING:
     from migrate.core.hook_map import HookEquivalent
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,13 @@ class FileContext:
         self.aliases = aliases
         self.assignments = assignments
         self.hook_map: Mapping[str, HookEquivalent] = hook_map or {}
+        self._memo: dict[str, object] = {}
+
+    def memo(self, key: str, compute: Callable[[FileContext], T]) -> T:
+        """A per-file fact a rule computes once (`compute(self)`), kept under `key`."""
+        if key not in self._memo:
+            self._memo[key] = compute(self)
+        return self._memo[key]  # type: ignore[return-value]
 
     def tensorflow_name(self, node: ast.AST) -> str | None:
         """Canonical TensorFlow name of a chain, or None (not a chain, or not TensorFlow)."""

@@ -5,11 +5,15 @@ so every way of reaching an API must end in the same string: the `compat.v1`
 / `compat.v2` layers (also stacked: `tf.compat.v1` where `tf` already is
 `tensorflow.compat.v1`), the `tensorflow_estimator` package, and the private
 module paths TensorFlow's own code and older user code import from
-(`tensorflow.python.training.session_run_hook.SessionRunHook`).
+(`tensorflow.python.training.session_run_hook.SessionRunHook`), and the
+longer module paths of the real API tree (`tf.train.queue_runner.QueueRunner`
+is `tf.train.QueueRunner`, see `migrate.report.api_tree`).
 """
 from __future__ import annotations
 
 from functools import lru_cache
+
+from migrate.report.api_tree import unalias
 
 TENSORFLOW_ROOTS = frozenset({"tensorflow", "tensorflow_estimator"})
 
@@ -61,7 +65,7 @@ def canonical(dotted: str) -> str:
         return dotted
     parts[0] = "tensorflow"
     parts = _without_compat_layers(parts)
-    return _public(parts)
+    return unalias(_public(parts))
 
 
 def display(canonical_name: str) -> str:

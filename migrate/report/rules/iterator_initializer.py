@@ -1,8 +1,13 @@
 """`iterator.initializer` run through a session.
 
 ## What it does
-Checks for the `.initializer` attribute (of an initializable iterator or a
-variable) in files that use TensorFlow.
+Checks for the `.initializer` attribute of an initializable iterator, in
+files that use TensorFlow: an iterator made right there
+(`ds.make_initializable_iterator().initializer`), a name or `self.` attribute
+assigned one somewhere in the file (`make_initializable_iterator`,
+`tf.data.Iterator.from_structure` / `from_string_handle`), or a name that says
+it is one (`iterator`, `train_iter`). Look-alikes such as a hyper-parameter
+`hparams.initializer` or a layer's `kernel_initializer` are not flagged.
 
 ## Why is this bad?
 `initializer` is a graph op; running it (usually with `feed_dict` to fill
@@ -30,6 +35,7 @@ for epoch in range(epochs):
 from __future__ import annotations
 
 import ast
+import re
 from typing import Iterator
 
 from migrate.report.aliases import dotted_parts
@@ -39,9 +45,44 @@ from migrate.report.registry import Message, Rule, register
 RULE = Rule(code="TFM402", name="iterator-initializer", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/callbacks/iterator_initializer.py")
 
 
+ITERATOR_NAME = re.compile(r"(?:^|_)(?:iter|iterator)(?:_|\d|$)", re.IGNORECASE)
+ITERATOR_METHODS = frozenset({"make_initializable_iterator", "make_one_shot_iterator", "from_structure", "from_string_handle"})
+ITERATOR_FUNCTIONS = frozenset({
+    "tensorflow.data.make_initializable_iterator", "tensorflow.data.Iterator.from_structure",
+    "tensorflow.data.Iterator.from_string_handle",
+})
+
+
+def _makes_iterator(node: ast.AST, context: FileContext) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    if context.tensorflow_name(node.func) in ITERATOR_FUNCTIONS:
+        return True
+    return isinstance(node.func, ast.Attribute) and node.func.attr in ITERATOR_METHODS
+
+
+def _iterators(context: FileContext) -> frozenset[str]:
+    """Dotted targets (`it`, `self._iterator`) assigned an iterator anywhere in the file."""
+    names = set()
+    for assignment in context.assignments:
+        if assignment.value is not None and _makes_iterator(assignment.value, context):
+            targets = assignment.targets if isinstance(assignment, ast.Assign) else [assignment.target]
+            names.update(".".join(parts) for parts in map(dotted_parts, targets) if parts)
+    return frozenset(names)
+
+
+def _is_iterator(owner: ast.AST, context: FileContext) -> bool:
+    if _makes_iterator(owner, context):
+        return True
+    parts = dotted_parts(owner)
+    if not parts:
+        return False
+    return ".".join(parts) in context.memo("iterator-initializer:iterators", _iterators) or bool(ITERATOR_NAME.search(parts[-1]))
+
+
 @register(RULE, ".initializer")
 def check(node: ast.Attribute, context: FileContext) -> Iterator[Message]:
-    if context.tensorflow_name(node) is not None:
+    if context.tensorflow_name(node) is not None or not _is_iterator(node.value, context):
         return
     owner = ".".join(dotted_parts(node.value) or ["…"])
     yield node, (

@@ -56,7 +56,7 @@ def resolve(source: str, package: str = "") -> str | None:
         ),
         pytest.param("import tensorflow as tf\nflags = tf.flags\nflags.FLAGS", "tensorflow.flags.FLAGS", id="re-bound by assignment"),
         pytest.param(
-            "import tensorflow as tf\nflags = tf.app.flags\nF = flags.FLAGS\nF", "tensorflow.app.flags.FLAGS",
+            "import tensorflow as tf\nt = tf.train\nopt = t.AdamOptimizer\nopt", "tensorflow.train.AdamOptimizer",
             id="chained re-bindings",
         ),
         pytest.param("import tensorflow.compat.v1 as tf\ntf.compat.v1.app.run", "tensorflow.app.run", id="stacked compat.v1 spelling"),
