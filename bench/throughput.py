@@ -84,7 +84,7 @@ class StepClock:
 
 def _clock_callback(clock: StepClock) -> Any:
     """A Keras callback ticking `clock` at each batch end, without converting the logs to numpy."""
-    import keras
+    from tensorflow import keras
 
     class ClockCallback(keras.callbacks.Callback):
         def __init__(self) -> None:

@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-import keras
 import tensorflow as tf
+from tensorflow import keras
 
 from migrate.core.mnist_model import DEFAULT_PARAMS, IMAGE_SHAPE, LAYER_NAMES, OPTIMIZERS  # noqa: F401  (re-exported)
 

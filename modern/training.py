@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-import keras
 import numpy as np
 import tensorflow as tf
+from tensorflow import keras
 
 from modern.callbacks.checkpoint_saver import CheckpointSaver, make_checkpoint
 from modern.callbacks.logging_tensor import LoggingTensor

@@ -20,8 +20,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import keras
 import tensorflow as tf
+from tensorflow import keras
 
 from migrate.core.mnist_model import GLOBAL_STEP_NAME, LAYER_NAMES, LEGACY_SUFFIXES
 

@@ -1,7 +1,11 @@
 """One Keras callback per TF1 `SessionRunHook`, one copyable file each.
 
-Each file imports only TensorFlow, Keras, numpy and the standard library, so
-it can be copied alone into another project; each declares the literal
+Each file imports only TensorFlow (Keras as ``from tensorflow import keras``,
+so the same file runs on Keras 2.15, Keras 3 and tf-keras), numpy and the
+standard library, so it can be copied alone into another project, and works
+with its defaults on a stock compiled model: where TF1 read the step's own
+loss, a file carries its own copy of the small `_StepLoss` helper that
+recovers it from Keras' running mean. Each declares the literal
 `TF1_EQUIVALENT` that `migrate hooks` turns into the mapping table. Files
 without a class (`feed_fn`, `global_step_waiter`, `iterator_initializer`)
 document why no callback is needed. This module only re-exports.

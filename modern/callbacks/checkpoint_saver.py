@@ -37,8 +37,8 @@ import os
 import time
 from typing import Sequence
 
-import keras
 import tensorflow as tf
+from tensorflow import keras
 
 TF1_EQUIVALENT = {
     "hooks": ["CheckpointSaverHook", "CheckpointSaverListener"],

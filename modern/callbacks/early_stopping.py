@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import logging
 
-import keras
+from tensorflow import keras
 
 TF1_EQUIVALENT = {
     "hooks": ["stop_if_no_decrease_hook", "stop_if_no_increase_hook"],

@@ -11,8 +11,10 @@ Method mapping (per phase: fit → "train", evaluate → "evaluate", predict →
   optimizer exist; step = `optimizer.iterations` in training, 0 otherwise);
 * `on_*_batch_begin` → ``before_run`` with the step that batch will complete;
 * `on_*_batch_end` → ``after_run`` (training: the global step from
-  ``logs["global_step"]`` and the loss of that very step from
-  ``logs["step_loss"]``; Keras' ``logs["loss"]`` is a running mean);
+  ``logs["global_step"]`` or `optimizer.iterations`, and the loss of that
+  very step: ``logs["step_loss"]`` when the train step reports it, otherwise
+  recovered from Keras' running mean by `_StepLoss`, so a stock compiled
+  model records the same losses as TF1);
 * `model.stop_training` (evaluate: `stop_evaluating`, predict:
   `stop_predicting`, Keras 3 only) seen true at batch end (or epoch end) →
   ``request_stop`` with the last completed step;
@@ -43,7 +45,7 @@ import json
 import os
 from typing import Any
 
-import keras
+from tensorflow import keras
 
 TF1_EQUIVALENT = {
     "hooks": ["EventRecorderHook"],
@@ -58,7 +60,7 @@ TF1_EQUIVALENT = {
     },
     "differences": [
         "must be last in the callback list to see stops requested by other callbacks",
-        "the step loss comes from logs['step_loss'] (logs['loss'] is a running mean)",
+        "the step loss is logs['step_loss'] or, on a stock model, recovered from the running mean logs['loss']",
         "evaluate/predict are recorded through on_test_*/on_predict_* with 1-based batch steps",
         "stops requested in on_epoch_end are recorded there",
     ],
@@ -66,18 +68,62 @@ TF1_EQUIVALENT = {
 
 STOP_FLAGS = {"train": "stop_training", "evaluate": "stop_evaluating", "predict": "stop_predicting"}
 
+class _StepLoss:
+    """The loss of the step that just ran, also on a stock compiled model.
+
+    A train step of your own can report it as ``logs[key]``, which is used
+    as is. A stock model reports only ``logs["loss"]``, the mean over the
+    epoch so far weighted by batch size. Its loss tracker (the metric named
+    "loss" in `model.metrics`) holds that mean's ``total`` and ``count``, so
+    their change since the previous batch is this step's loss: exact up to
+    float32 rounding, right for a short last batch, NaN from the first NaN
+    step on. Keras resets the tracker when an epoch starts (the batch index
+    restarts); call this at every batch end so no step is skipped. With
+    ``steps_per_execution=N`` it is the mean loss of those N steps. Copied
+    unchanged into each callback file that needs it, so each file stands alone.
+    """
+
+    def __init__(self, key: str = "step_loss") -> None:
+        self.key = key
+        self._model = None
+        self._tracker = None
+        self._previous = (0.0, 0.0)
+        self._previous_batch = -1
+
+    def __call__(self, model: keras.Model, batch: int, logs: dict) -> float | None:
+        """This step's loss, or None if neither the logs nor a loss tracker give it."""
+        if self.key in logs:
+            return float(logs[self.key])
+        if model is not self._model:
+            self._model, self._previous_batch = model, -1
+            self._tracker = next(
+                (metric for metric in model.metrics if metric.name == "loss" and hasattr(metric, "count")), None
+            )
+        if batch <= self._previous_batch:
+            self._previous = (0.0, 0.0)
+        self._previous_batch = batch
+        if self._tracker is None:
+            return None
+        total, count = float(self._tracker.total.numpy()), float(self._tracker.count.numpy())
+        (previous_total, previous_count), self._previous = self._previous, (total, count)
+        if count <= previous_count:
+            return None
+        return (total - previous_total) / (count - previous_count)
+
 
 class EventRecorder(keras.callbacks.Callback):
     """Records ``{"phase", "event", "step"[, "loss"]}`` dicts in `self.events`.
 
     Args:
-        loss_key: the log key holding the loss of the step (``step_loss`` as
-            reported by `modern.model`; falls back to nothing if absent).
+        loss_key: the log key holding the loss of the step, if the train step
+            reports it (`modern.model` does); otherwise it is recovered from
+            ``logs["loss"]`` (see `_StepLoss`).
     """
 
     def __init__(self, loss_key: str = "step_loss") -> None:
         super().__init__()
         self.loss_key = loss_key
+        self._step_loss = _StepLoss(loss_key)
         self.events: list[dict[str, Any]] = []
         self._step = {"train": 0, "evaluate": 0, "predict": 0}
         self._stop_recorded = {"train": False, "evaluate": False, "predict": False}
@@ -114,7 +160,7 @@ class EventRecorder(keras.callbacks.Callback):
             self._step["train"] = int(round(float(logs["global_step"])))
         else:
             self._step["train"] = self._iterations()
-        self._record("train", "after_run", self._step["train"], logs.get(self.loss_key))
+        self._record("train", "after_run", self._step["train"], self._step_loss(self.model, batch, logs))
         self._check_stop("train")
 
     def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:

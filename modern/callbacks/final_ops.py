@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-import keras
+from tensorflow import keras
 
 TF1_EQUIVALENT = {
     "hooks": ["FinalOpsHook"],

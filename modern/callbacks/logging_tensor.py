@@ -19,9 +19,12 @@ returns.
 Differences:
 
 * tensors by graph name do not exist: `tensors` names keys of the train
-  step's logs (``step_loss``, ``global_step``, metrics); a dict maps the
-  printed tag to the log key. A value the train step does not report must be
-  added to what `train_step` returns;
+  step's logs (``loss``, metrics); a dict maps the printed tag to the log
+  key. ``global_step`` (`optimizer.iterations`) and ``step_loss`` (the
+  step's own loss, recovered by `_StepLoss` from Keras' running mean
+  ``loss``) are available even when the train step does not report them, so
+  a stock compiled model logs what TF1 logged; any other value must be added
+  to what `train_step` returns;
 * ``at_end`` logs the values of the last step; TF1 ran the tensors once more
   in `end`, which for non-trainable values is the same.
 
@@ -35,8 +38,8 @@ import logging
 import time
 from typing import Callable, Mapping, Sequence
 
-import keras
 import numpy as np
+from tensorflow import keras
 
 TF1_EQUIVALENT = {
     "hooks": ["LoggingTensorHook"],
@@ -48,11 +51,53 @@ TF1_EQUIVALENT = {
         "end": "on_train_end",
     },
     "differences": [
-        "tensors name keys of the train step's logs, not graph tensors",
+        "tensors name keys of the train step's logs, not graph tensors; step_loss and global_step always exist",
         "keeps logging every N steps for the whole run (the official guide's example stops after N)",
         "at_end logs the last step's values instead of running the tensors again",
     ],
 }
+
+class _StepLoss:
+    """The loss of the step that just ran, also on a stock compiled model.
+
+    A train step of your own can report it as ``logs[key]``, which is used
+    as is. A stock model reports only ``logs["loss"]``, the mean over the
+    epoch so far weighted by batch size. Its loss tracker (the metric named
+    "loss" in `model.metrics`) holds that mean's ``total`` and ``count``, so
+    their change since the previous batch is this step's loss: exact up to
+    float32 rounding, right for a short last batch, NaN from the first NaN
+    step on. Keras resets the tracker when an epoch starts (the batch index
+    restarts); call this at every batch end so no step is skipped. With
+    ``steps_per_execution=N`` it is the mean loss of those N steps. Copied
+    unchanged into each callback file that needs it, so each file stands alone.
+    """
+
+    def __init__(self, key: str = "step_loss") -> None:
+        self.key = key
+        self._model = None
+        self._tracker = None
+        self._previous = (0.0, 0.0)
+        self._previous_batch = -1
+
+    def __call__(self, model: keras.Model, batch: int, logs: dict) -> float | None:
+        """This step's loss, or None if neither the logs nor a loss tracker give it."""
+        if self.key in logs:
+            return float(logs[self.key])
+        if model is not self._model:
+            self._model, self._previous_batch = model, -1
+            self._tracker = next(
+                (metric for metric in model.metrics if metric.name == "loss" and hasattr(metric, "count")), None
+            )
+        if batch <= self._previous_batch:
+            self._previous = (0.0, 0.0)
+        self._previous_batch = batch
+        if self._tracker is None:
+            return None
+        total, count = float(self._tracker.total.numpy()), float(self._tracker.count.numpy())
+        (previous_total, previous_count), self._previous = self._previous, (total, count)
+        if count <= previous_count:
+            return None
+        return (total - previous_total) / (count - previous_count)
 
 
 def _printable(value: object) -> object:
@@ -99,6 +144,7 @@ class LoggingTensor(keras.callbacks.Callback):
         self.at_end = at_end
         self.formatter = formatter
         self.logger = logger or logging.getLogger("tensorflow")
+        self._step_loss = _StepLoss()
         self._iter_count = 0
         self._should_trigger = False
         self._last_logs: dict | None = None
@@ -145,6 +191,12 @@ class LoggingTensor(keras.callbacks.Callback):
 
     def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
         self._last_logs = dict(logs or {})
+        if "step_loss" in self.tags.values():
+            step_loss = self._step_loss(self.model, batch, self._last_logs)
+            if step_loss is not None:
+                self._last_logs["step_loss"] = step_loss
+        if "global_step" in self.tags.values():
+            self._last_logs.setdefault("global_step", int(self.model.optimizer.iterations.numpy()))
         if self._should_trigger:
             self._log(self._last_logs)
         self._iter_count += 1

@@ -12,28 +12,33 @@ Method mapping: `after_run` → `on_train_batch_end`.
 * ``fail_on_nan_loss=False``: logs a warning and sets `model.stop_training`,
   a graceful stop after that step (`on_train_end` runs).
 
-Differences: the loss is read from ``logs[loss_key]`` (default ``step_loss``,
-the loss of that very step; ``logs["loss"]`` is a running mean, which also
-becomes NaN but stays NaN) instead of a fetched tensor. Only NaN triggers, not
-inf, as in TF1.
+Differences: the loss is read from the logs instead of a fetched tensor:
+``logs[loss_key]`` if given, else ``step_loss`` (the loss of that very step,
+when the train step reports it), else Keras' running mean ``loss``, which a
+stock compiled model reports. The mean is NaN from the first NaN step of the
+epoch on, so it triggers at the same step as the step's own loss would. Only
+NaN triggers, as in TF1: an inf step makes the mean inf (not NaN), and the
+NaN that usually follows triggers at the step TF1 would stop at.
 """
 from __future__ import annotations
 
 import logging
 import math
 
-import keras
+from tensorflow import keras
 
 TF1_EQUIVALENT = {
     "hooks": ["NanTensorHook"],
     "callback": "NanTensor",
     "methods": {"after_run": "on_train_batch_end"},
     "differences": [
-        "the loss comes from logs['step_loss'] (configurable), not a fetched tensor",
+        "the loss comes from the logs: step_loss if reported, else the running mean loss (NaN from the first NaN step)",
         "fail_on_nan_loss=True raises NanLossDuringTrainingError (on_train_end not called)",
         "fail_on_nan_loss=False sets model.stop_training (graceful); Keras' TerminateOnNaN also stops on inf",
     ],
 }
+
+DEFAULT_LOSS_KEYS = ("step_loss", "loss")
 
 
 class NanLossDuringTrainingError(RuntimeError):
@@ -44,12 +49,13 @@ class NanTensor(keras.callbacks.Callback):
     """Checks ``logs[loss_key]`` after every step.
 
     Args:
-        loss_key: the log key with the step's loss.
+        loss_key: the log key to check; default ``step_loss`` when the train
+            step reports it, else ``loss`` (the running mean of a stock model).
         fail_on_nan_loss: raise (True) or stop gracefully (False).
         logger: where the message goes (default: the "tensorflow" logger, as TF1).
     """
 
-    def __init__(self, loss_key: str = "step_loss", fail_on_nan_loss: bool = True, logger: logging.Logger | None = None) -> None:
+    def __init__(self, loss_key: str | None = None, fail_on_nan_loss: bool = True, logger: logging.Logger | None = None) -> None:
         super().__init__()
         self.loss_key = loss_key
         self.fail_on_nan_loss = fail_on_nan_loss
@@ -57,12 +63,13 @@ class NanTensor(keras.callbacks.Callback):
 
     def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
         logs = logs or {}
-        if self.loss_key not in logs:
+        key = self.loss_key or next((key for key in DEFAULT_LOSS_KEYS if key in logs), DEFAULT_LOSS_KEYS[-1])
+        if key not in logs:
             raise KeyError(
-                f"NanTensor: no {self.loss_key!r} in the train step's logs (keys: {sorted(logs)}); return it from "
-                "train_step or pass loss_key='loss'."
+                f"NanTensor: no {key!r} in the train step's logs (keys: {sorted(logs)}); return it from "
+                "train_step or pass the key holding the loss as loss_key."
             )
-        if math.isnan(float(logs[self.loss_key])):
+        if math.isnan(float(logs[key])):
             message = "Model diverged with loss = NaN."
             if self.fail_on_nan_loss:
                 self.logger.error(message)

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import os
 
-import keras
 import tensorflow as tf
+from tensorflow import keras
 
 TF1_EQUIVALENT = {
     "hooks": ["ProfilerHook"],

@@ -23,8 +23,8 @@ import logging
 import os
 import time
 
-import keras
 import tensorflow as tf
+from tensorflow import keras
 
 TF1_EQUIVALENT = {
     "hooks": ["StepCounterHook"],

@@ -26,7 +26,7 @@ Example::
 """
 from __future__ import annotations
 
-import keras
+from tensorflow import keras
 
 TF1_EQUIVALENT = {
     "hooks": ["StopAtStepHook"],

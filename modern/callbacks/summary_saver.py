@@ -15,8 +15,11 @@ passed); values are written at the global step after the update.
 
 Differences: the values are the train step's logs (all numeric keys, or
 `keys`), not a merged graph summary op. ``step_loss`` is what a TF1
-``tf.summary.scalar("loss", loss)`` recorded; histograms or images must be
-written with `tf.summary` inside `train_step`.
+``tf.summary.scalar("loss", loss)`` recorded (Keras' ``loss`` is a running
+mean): taken from the logs when the train step reports it, otherwise
+recovered from the running mean by `_StepLoss` (below), so a stock compiled
+model gets it too. Histograms or images must be written with `tf.summary`
+inside `train_step`.
 """
 from __future__ import annotations
 
@@ -25,9 +28,9 @@ import os
 import time
 from typing import Sequence
 
-import keras
 import numpy as np
 import tensorflow as tf
+from tensorflow import keras
 
 TF1_EQUIVALENT = {
     "hooks": ["SummarySaverHook"],
@@ -40,10 +43,52 @@ TF1_EQUIVALENT = {
     },
     "differences": [
         "writes scalars from the train step's logs instead of running a summary op",
-        "logs['loss'] is a running mean; logs['step_loss'] is the step's loss that TF1 summarised",
+        "logs['loss'] is a running mean; step_loss is the step's loss that TF1 summarised (recovered on a stock model)",
         "histograms/images: call tf.summary inside train_step",
     ],
 }
+
+class _StepLoss:
+    """The loss of the step that just ran, also on a stock compiled model.
+
+    A train step of your own can report it as ``logs[key]``, which is used
+    as is. A stock model reports only ``logs["loss"]``, the mean over the
+    epoch so far weighted by batch size. Its loss tracker (the metric named
+    "loss" in `model.metrics`) holds that mean's ``total`` and ``count``, so
+    their change since the previous batch is this step's loss: exact up to
+    float32 rounding, right for a short last batch, NaN from the first NaN
+    step on. Keras resets the tracker when an epoch starts (the batch index
+    restarts); call this at every batch end so no step is skipped. With
+    ``steps_per_execution=N`` it is the mean loss of those N steps. Copied
+    unchanged into each callback file that needs it, so each file stands alone.
+    """
+
+    def __init__(self, key: str = "step_loss") -> None:
+        self.key = key
+        self._model = None
+        self._tracker = None
+        self._previous = (0.0, 0.0)
+        self._previous_batch = -1
+
+    def __call__(self, model: keras.Model, batch: int, logs: dict) -> float | None:
+        """This step's loss, or None if neither the logs nor a loss tracker give it."""
+        if self.key in logs:
+            return float(logs[self.key])
+        if model is not self._model:
+            self._model, self._previous_batch = model, -1
+            self._tracker = next(
+                (metric for metric in model.metrics if metric.name == "loss" and hasattr(metric, "count")), None
+            )
+        if batch <= self._previous_batch:
+            self._previous = (0.0, 0.0)
+        self._previous_batch = batch
+        if self._tracker is None:
+            return None
+        total, count = float(self._tracker.total.numpy()), float(self._tracker.count.numpy())
+        (previous_total, previous_count), self._previous = self._previous, (total, count)
+        if count <= previous_count:
+            return None
+        return (total - previous_total) / (count - previous_count)
 
 
 def write_scalar(tag: str, value: float, step: int) -> None:
@@ -59,7 +104,8 @@ class SummarySaver(keras.callbacks.Callback):
     Args:
         output_dir: the event-file directory (TensorBoard's logdir).
         save_steps / save_secs: the schedule; give exactly one.
-        keys: log keys to write (default: every numeric key but ``global_step``).
+        keys: log keys to write (default: every numeric key but ``global_step``,
+            and ``step_loss``).
 
     `written_steps` lists the global steps written.
     """
@@ -82,6 +128,7 @@ class SummarySaver(keras.callbacks.Callback):
         self.save_secs = save_secs
         self.keys = None if keys is None else list(keys)
         self.written_steps: list[int] = []
+        self._step_loss = _StepLoss()
         self._writer = None
         self._next_step: int | None = None
         self._request = False
@@ -119,11 +166,15 @@ class SummarySaver(keras.callbacks.Callback):
         self._request = self._next_step is None or self._due(self._next_step)
 
     def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
+        logs = dict(logs or {})
+        step_loss = self._step_loss(self.model, batch, logs)
+        if step_loss is not None:
+            logs.setdefault("step_loss", step_loss)
         step = int(self.model.optimizer.iterations.numpy())
         if self._request:
             self._last_step, self._last_time = step, time.time()
             with self._writer.as_default():
-                for key, value in self._values(logs or {}).items():
+                for key, value in self._values(logs).items():
                     write_scalar(key, value, step)
             self.written_steps.append(step)
         self._next_step = step + 1

@@ -1,10 +1,10 @@
 """`modern.model`: the legacy math bit for bit, the step loss, the TF1 hyperparameters."""
 from __future__ import annotations
 
-import keras
 import numpy as np
 import pytest
 import tensorflow as tf
+from tensorflow import keras
 
 from modern.model import build_model
 from modern.weights import load_legacy_checkpoint

@@ -5,9 +5,9 @@ import platform
 from pathlib import Path
 from typing import Callable
 
-import keras
 import numpy as np
 import tensorflow as tf
+from tensorflow import keras
 
 from migrate.parity import scenarios as sizes
 from migrate.parity.config import ParityConfig

@@ -1,8 +1,8 @@
 """`EarlyStopping`: TF1's step-based patience over evaluation results."""
 from __future__ import annotations
 
-import keras
 import pytest
+from tensorflow import keras
 
 from modern.callbacks.early_stopping import EarlyStopping
 from tests.modern.conftest import global_step

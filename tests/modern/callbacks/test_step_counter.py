@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import glob
 
-import keras
 import pytest
+from tensorflow import keras
 
 from modern.callbacks.step_counter import StepCounter
 from modern.training import fit_steps
