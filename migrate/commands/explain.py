@@ -19,6 +19,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"# {rule.code} {rule.name}\n")
     print(rule.summary + "\n")
     print(f"Fix: {rule.fix}. Effort: {rule.effort}." + (f" Modern equivalent: {rule.modern_equivalent}." if rule.modern_equivalent else "") + "\n")
+    will, will_not = rule.fix_scope
+    print(f"`migrate fix` does: {will}.")
+    print(f"`migrate fix` does not: {will_not}.\n")
     print(rule.body, end="")
     return 0
 

@@ -19,7 +19,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(
             [
                 {"code": rule.code, "name": rule.name, "fix": rule.fix, "effort": rule.effort,
-                 "modern_equivalent": rule.modern_equivalent, "summary": rule.summary}
+                 "modern_equivalent": rule.modern_equivalent, "summary": rule.summary,
+                 "fix_does": rule.fix_scope[0], "fix_does_not": rule.fix_scope[1]}
                 for rule in rules
             ],
             indent=2,

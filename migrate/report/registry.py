@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "References")
 FIXES = ("automatic", "manual")
+"""`automatic`: `migrate fix` applies it (read from `migrate.fix.registry`, never declared by the rule)."""
 EFFORTS = ("rename", "rewrite", "redesign")
 """`rename`: mechanical; `rewrite`: local code changes; `redesign`: the training loop changes shape."""
 
@@ -38,16 +39,27 @@ EFFORTS = ("rename", "rewrite", "redesign")
 class Rule:
     code: str
     name: str
-    fix: str
     effort: str
     doc: str
     modern_equivalent: str | None = None
 
     def __post_init__(self) -> None:
-        if self.fix not in FIXES:
-            raise ValueError(f"rule {self.code}: fix must be one of {FIXES}, got {self.fix!r}")
         if self.effort not in EFFORTS:
             raise ValueError(f"rule {self.code}: effort must be one of {EFFORTS}, got {self.effort!r}")
+
+    @property
+    def fix(self) -> str:
+        """`automatic` when `migrate fix` has a fix for this rule, else `manual`."""
+        from migrate.fix.registry import fix_kind
+
+        return fix_kind(self.code)
+
+    @property
+    def fix_scope(self) -> tuple[str, str]:
+        """(what `migrate fix` does for this rule, what it leaves to you)."""
+        from migrate.fix.registry import fix_scope
+
+        return fix_scope(self.code, self.effort)
 
     @property
     def summary(self) -> str:

@@ -35,7 +35,7 @@ from typing import Iterator
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM502", name="app-flags", fix="automatic", effort="rename", doc=__doc__)
+RULE = Rule(code="TFM502", name="app-flags", effort="rename", doc=__doc__)
 
 PREFIXES = ("tensorflow.app.flags", "tensorflow.flags")
 

@@ -40,7 +40,7 @@ from typing import Iterator
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM202", name="builtin-hook", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/callbacks/")
+RULE = Rule(code="TFM202", name="builtin-hook", effort="rewrite", doc=__doc__, modern_equivalent="modern/callbacks/")
 
 HOOK_FACTORIES = frozenset({
     "stop_if_no_decrease_hook", "stop_if_no_increase_hook", "stop_if_higher_hook",

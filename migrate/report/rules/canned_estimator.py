@@ -32,7 +32,7 @@ from typing import Iterator
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM106", name="canned-estimator", fix="manual", effort="redesign", doc=__doc__, modern_equivalent="modern/model.py")
+RULE = Rule(code="TFM106", name="canned-estimator", effort="redesign", doc=__doc__, modern_equivalent="modern/model.py")
 
 CANNED = (
     "DNNClassifier", "DNNRegressor", "DNNEstimator",

@@ -36,7 +36,7 @@ from migrate.report.context import FileContext, Reference
 from migrate.report.names import canonical
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM501", name="contrib", fix="manual", effort="rewrite", doc=__doc__)
+RULE = Rule(code="TFM501", name="contrib", effort="rewrite", doc=__doc__)
 
 PREFIX = "tensorflow.contrib"
 

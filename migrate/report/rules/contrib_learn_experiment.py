@@ -32,7 +32,7 @@ from typing import Iterator
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM107", name="contrib-learn-experiment", fix="manual", effort="redesign", doc=__doc__, modern_equivalent="modern/training.py")
+RULE = Rule(code="TFM107", name="contrib-learn-experiment", effort="redesign", doc=__doc__, modern_equivalent="modern/training.py")
 
 
 def _matches(name: str) -> bool:

@@ -36,7 +36,7 @@ from typing import Iterator
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM401", name="dataset-iterator", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/pipeline.py")
+RULE = Rule(code="TFM401", name="dataset-iterator", effort="rewrite", doc=__doc__, modern_equivalent="modern/pipeline.py")
 
 METHODS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
 NAMES = frozenset({f"tensorflow.data.{name}" for name in METHODS} | {"tensorflow.data.Iterator"})

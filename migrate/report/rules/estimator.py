@@ -35,7 +35,7 @@ from typing import Iterator
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM101", name="estimator", fix="manual", effort="redesign", doc=__doc__, modern_equivalent="modern/training.py")
+RULE = Rule(code="TFM101", name="estimator", effort="redesign", doc=__doc__, modern_equivalent="modern/training.py")
 
 NAMES = frozenset({
     "tensorflow.estimator.Estimator",

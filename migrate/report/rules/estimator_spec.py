@@ -35,7 +35,7 @@ from typing import Iterator
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM102", name="estimator-spec", fix="manual", effort="redesign", doc=__doc__, modern_equivalent="modern/model.py")
+RULE = Rule(code="TFM102", name="estimator-spec", effort="redesign", doc=__doc__, modern_equivalent="modern/model.py")
 
 NAMES = frozenset({
     "tensorflow.estimator.EstimatorSpec",

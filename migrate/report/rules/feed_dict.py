@@ -33,7 +33,7 @@ from typing import Iterator
 from migrate.report.context import FileContext
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM302", name="feed-dict", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/pipeline.py")
+RULE = Rule(code="TFM302", name="feed-dict", effort="rewrite", doc=__doc__, modern_equivalent="modern/pipeline.py")
 
 
 @register(RULE, "feed_dict=")

@@ -36,7 +36,7 @@ from typing import Iterator
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM403", name="from-tensor-slices-numpy", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/pipeline.py")
+RULE = Rule(code="TFM403", name="from-tensor-slices-numpy", effort="rewrite", doc=__doc__, modern_equivalent="modern/pipeline.py")
 
 NAMES = frozenset({"tensorflow.data.Dataset.from_tensor_slices", "tensorflow.data.Dataset.from_tensors"})
 

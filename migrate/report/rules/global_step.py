@@ -34,7 +34,7 @@ from typing import Iterator
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM511", name="global-step", fix="automatic", effort="rename", doc=__doc__, modern_equivalent="modern/callbacks/stop_at_step.py")
+RULE = Rule(code="TFM511", name="global-step", effort="rename", doc=__doc__, modern_equivalent="modern/callbacks/stop_at_step.py")
 
 NAMES = frozenset(
     {

@@ -38,7 +38,7 @@ from migrate.report.context import FileContext, MethodBody
 from migrate.report.names import display
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM206", name="hook-graph-in-begin", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/callbacks/")
+RULE = Rule(code="TFM206", name="hook-graph-in-begin", effort="rewrite", doc=__doc__, modern_equivalent="modern/callbacks/")
 
 NOT_GRAPH_BUILDING = ("tensorflow.logging.",)
 

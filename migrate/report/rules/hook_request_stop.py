@@ -38,7 +38,7 @@ from typing import Iterator
 from migrate.report.context import FileContext, MethodBody, spelled
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM204", name="hook-request-stop", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/callbacks/stop_at_step.py")
+RULE = Rule(code="TFM204", name="hook-request-stop", effort="rewrite", doc=__doc__, modern_equivalent="modern/callbacks/stop_at_step.py")
 
 
 @register(RULE, MethodBody)

@@ -39,7 +39,7 @@ from migrate.report.context import FileContext, MethodBody, spelled
 from migrate.report.hierarchy import TF1_TO_KERAS
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM205", name="hook-session-run", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/callbacks/")
+RULE = Rule(code="TFM205", name="hook-session-run", effort="rewrite", doc=__doc__, modern_equivalent="modern/callbacks/")
 
 SESSION_PARAMETERS = {"after_create_session": 0, "end": 0}
 """Protocol methods that receive the session, and its position after `self`."""

@@ -42,7 +42,7 @@ from migrate.report.aliases import dotted_parts
 from migrate.report.context import FileContext
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM402", name="iterator-initializer", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/callbacks/iterator_initializer.py")
+RULE = Rule(code="TFM402", name="iterator-initializer", effort="rewrite", doc=__doc__, modern_equivalent="modern/callbacks/iterator_initializer.py")
 
 
 ITERATOR_NAME = re.compile(r"(?:^|_)(?:iter|iterator)(?:_|\d|$)", re.IGNORECASE)

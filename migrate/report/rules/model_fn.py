@@ -40,7 +40,7 @@ from typing import Iterator
 from migrate.report.context import FileContext
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM103", name="model-fn", fix="manual", effort="redesign", doc=__doc__, modern_equivalent="modern/model.py")
+RULE = Rule(code="TFM103", name="model-fn", effort="redesign", doc=__doc__, modern_equivalent="modern/model.py")
 
 SIGNATURE = ("features", "labels", "mode")
 

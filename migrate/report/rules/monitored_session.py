@@ -36,7 +36,7 @@ from typing import Iterator
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM304", name="monitored-session", fix="manual", effort="redesign", doc=__doc__, modern_equivalent="modern/training.py")
+RULE = Rule(code="TFM304", name="monitored-session", effort="redesign", doc=__doc__, modern_equivalent="modern/training.py")
 
 NAMES = frozenset(
     f"tensorflow.train.{name}"

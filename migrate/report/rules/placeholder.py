@@ -34,7 +34,7 @@ from typing import Iterator
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM301", name="placeholder", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/pipeline.py")
+RULE = Rule(code="TFM301", name="placeholder", effort="rewrite", doc=__doc__, modern_equivalent="modern/pipeline.py")
 
 NAMES = frozenset({"tensorflow.placeholder", "tensorflow.placeholder_with_default", "tensorflow.sparse_placeholder"})
 

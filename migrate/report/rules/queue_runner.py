@@ -34,7 +34,7 @@ from typing import Iterator
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM305", name="queue-runner", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/pipeline.py")
+RULE = Rule(code="TFM305", name="queue-runner", effort="rewrite", doc=__doc__, modern_equivalent="modern/pipeline.py")
 
 TRAIN_NAMES = (
     "start_queue_runners", "QueueRunner", "add_queue_runner", "queue_runner",

@@ -34,7 +34,7 @@ from typing import Iterator
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM505", name="saver", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/weights.py")
+RULE = Rule(code="TFM505", name="saver", effort="rewrite", doc=__doc__, modern_equivalent="modern/weights.py")
 
 NAMES = frozenset({"tensorflow.train.Saver", "tensorflow.train.import_meta_graph", "tensorflow.train.export_meta_graph"})
 

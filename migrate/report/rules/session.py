@@ -34,7 +34,7 @@ from typing import Iterator
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM303", name="session", fix="manual", effort="redesign", doc=__doc__, modern_equivalent="modern/training.py")
+RULE = Rule(code="TFM303", name="session", effort="redesign", doc=__doc__, modern_equivalent="modern/training.py")
 
 NAMES = frozenset({"tensorflow.Session", "tensorflow.InteractiveSession"})
 

@@ -36,7 +36,7 @@ from typing import Iterator
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM203", name="session-run-args", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/callbacks/")
+RULE = Rule(code="TFM203", name="session-run-args", effort="rewrite", doc=__doc__, modern_equivalent="modern/callbacks/")
 
 NAMES = frozenset({"tensorflow.train.SessionRunArgs", "tensorflow.estimator.SessionRunArgs"})
 

@@ -44,7 +44,7 @@ from migrate.report.hierarchy import HookClass
 from migrate.report.names import display
 from migrate.report.registry import Rule, register
 
-RULE = Rule(code="TFM201", name="session-run-hook-subclass", fix="manual", effort="redesign", doc=__doc__, modern_equivalent="modern/callbacks/")
+RULE = Rule(code="TFM201", name="session-run-hook-subclass", effort="redesign", doc=__doc__, modern_equivalent="modern/callbacks/")
 
 
 def describe(hook: HookClass) -> str:

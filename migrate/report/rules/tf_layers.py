@@ -34,7 +34,7 @@ from typing import Iterator
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM507", name="tf-layers", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/model.py")
+RULE = Rule(code="TFM507", name="tf-layers", effort="rewrite", doc=__doc__, modern_equivalent="modern/model.py")
 
 PREFIX = "tensorflow.layers"
 

@@ -32,7 +32,7 @@ from typing import Iterator
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM503", name="tf-logging", fix="automatic", effort="rename", doc=__doc__)
+RULE = Rule(code="TFM503", name="tf-logging", effort="rename", doc=__doc__)
 
 PREFIX = "tensorflow.logging"
 

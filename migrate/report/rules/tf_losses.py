@@ -34,7 +34,7 @@ from typing import Iterator
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM508", name="tf-losses", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/training.py")
+RULE = Rule(code="TFM508", name="tf-losses", effort="rewrite", doc=__doc__, modern_equivalent="modern/training.py")
 
 V1_LOSSES = {
     "softmax_cross_entropy": "keras.losses.CategoricalCrossentropy(from_logits=True)",

@@ -33,7 +33,7 @@ from typing import Iterator
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM509", name="tf-metrics", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/training.py")
+RULE = Rule(code="TFM509", name="tf-metrics", effort="rewrite", doc=__doc__, modern_equivalent="modern/training.py")
 
 V1_METRICS = frozenset({
     "accuracy", "auc", "average_precision_at_k", "false_negatives", "false_negatives_at_thresholds",

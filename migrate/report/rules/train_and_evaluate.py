@@ -35,7 +35,7 @@ from typing import Iterator
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM105", name="train-and-evaluate", fix="manual", effort="redesign", doc=__doc__, modern_equivalent="modern/training.py")
+RULE = Rule(code="TFM105", name="train-and-evaluate", effort="redesign", doc=__doc__, modern_equivalent="modern/training.py")
 
 NAMES = frozenset({
     "tensorflow.estimator.train_and_evaluate",

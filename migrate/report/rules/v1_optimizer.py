@@ -33,7 +33,7 @@ from typing import Iterator
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM504", name="v1-optimizer", fix="automatic", effort="rename", doc=__doc__, modern_equivalent="modern/training.py")
+RULE = Rule(code="TFM504", name="v1-optimizer", effort="rename", doc=__doc__, modern_equivalent="modern/training.py")
 
 KERAS_OPTIMIZERS = {
     "GradientDescentOptimizer": "keras.optimizers.SGD(learning_rate)",

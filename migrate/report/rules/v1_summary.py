@@ -36,7 +36,7 @@ from typing import Iterator
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM510", name="v1-summary", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/callbacks/summary_saver.py")
+RULE = Rule(code="TFM510", name="v1-summary", effort="rewrite", doc=__doc__, modern_equivalent="modern/callbacks/summary_saver.py")
 
 NAMES = frozenset(
     f"tensorflow.summary.{name}"

@@ -35,7 +35,7 @@ from typing import Iterator
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
-RULE = Rule(code="TFM506", name="variable-scope", fix="manual", effort="rewrite", doc=__doc__, modern_equivalent="modern/model.py")
+RULE = Rule(code="TFM506", name="variable-scope", effort="rewrite", doc=__doc__, modern_equivalent="modern/model.py")
 
 NAMES = frozenset(
     f"tensorflow.{name}"

@@ -1,0 +1,93 @@
+"""The fix registry: one `Fix` per rule that `migrate fix` applies.
+
+Each module in `migrate/fix/rules/` defines one `FIX` (the rule code, what the
+fix does and what it leaves alone, and the `ModuleMove`s it applies); loading
+imports every module of that package. Whether a rule is `automatic` in
+`migrate report`, `migrate rules` and `migrate explain` is read from here, so
+the marker cannot claim a fix that does not exist. Every other rule is
+`manual`, and `manual.py` says why `migrate fix` leaves it alone.
+
+Standard library only: the report imports this module, LibCST is imported by
+`migrate.fix.engine` when files are actually rewritten.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    from migrate.fix.engine import Use
+
+Decide = Callable[["Use"], "str | None"]
+"""A use of a moved module → None to rewrite it, or the reason it is left as is."""
+
+
+def any_use(use: Use) -> str | None:
+    return None
+
+
+@dataclass(frozen=True)
+class ModuleMove:
+    """Uses of TensorFlow module `source` (a canonical name) become uses of `target`.
+
+    `target` is `(package, name)`: the fix imports `from package import name`
+    and rewrites `tf.compat.v1.logging.info` to `logging.info`. A binding of
+    `source` (`from tensorflow.compat.v1 import flags`, `flags = tf.app.flags`)
+    becomes that import under the same local name. `decide` vets every use;
+    `renamed_keywords` renames keyword arguments of calls through the module.
+    """
+
+    source: str
+    target: tuple[str, str]
+    decide: Decide = any_use
+    renamed_keywords: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Fix:
+    code: str
+    will: str
+    will_not: str
+    moves: tuple[ModuleMove, ...]
+
+
+FIXES: dict[str, Fix] = {}
+
+
+def register(fix: Fix) -> Fix:
+    known = FIXES.setdefault(fix.code, fix)
+    if known is not fix:
+        raise ValueError(f"rule {fix.code} has two fixes")
+    return fix
+
+
+_loaded = False
+
+
+def load_fixes() -> dict[str, Fix]:
+    """Import every fix module once; return rule code → fix."""
+    global _loaded
+    if not _loaded:
+        import migrate.fix.rules as package
+
+        for module_info in pkgutil.iter_modules(package.__path__, prefix=f"{package.__name__}."):
+            importlib.import_module(module_info.name)
+        _loaded = True
+    return dict(sorted(FIXES.items()))
+
+
+def fix_kind(code: str) -> str:
+    """`automatic` when `migrate fix` applies a fix for the rule, else `manual`."""
+    return "automatic" if code in load_fixes() else "manual"
+
+
+def fix_scope(code: str, effort: str) -> tuple[str, str]:
+    """(what `migrate fix` does for the rule, what it leaves to you)."""
+    fix = load_fixes().get(code)
+    if fix is not None:
+        return fix.will, fix.will_not
+    from migrate.fix.manual import why_manual
+
+    return "nothing: the code is left as is and the finding stays", why_manual(code, effort)

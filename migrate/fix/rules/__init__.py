@@ -1,0 +1,1 @@
+"""One module per rule that `migrate fix` applies; each defines `FIX` (see `migrate.fix.registry`)."""

@@ -1,0 +1,51 @@
+"""TFM502 app-flags: `tf.app.flags` / `tf.flags` → `absl.flags`, `tf.app.run` → `absl.app.run`.
+
+TF 1.x's flags module is absl's with wrapped `DEFINE_*` functions that also
+accepted the old keyword names (`flag_name`, `default_value`, `docstring`):
+those are renamed. `tf.app.run()` without `main` called `__main__.main`;
+absl needs it, so `main` is passed when the module defines it.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from migrate.fix.registry import Fix, ModuleMove, register
+
+if TYPE_CHECKING:
+    from migrate.fix.engine import Use
+
+OLD_KEYWORDS = {"flag_name": "name", "default_value": "default", "docstring": "help"}
+
+
+def decide_app(use: Use) -> str | None:
+    if use.member != "run":
+        return f"only tf.app.run moves to absl.app (`{use.spelling}` does not)"
+    if use.call is None:
+        return "tf.app.run is not called here: absl.app.run has no default main"
+    if use.argument(0, "main") is not None or any(arg.star for arg in use.call.args):
+        return None
+    if use.module_defines_function("main"):
+        use.insert_first_argument = "main"
+        return None
+    return "tf.app.run() without main called __main__.main; absl.app.run needs it passed and this module defines no main()"
+
+
+FIX = register(Fix(
+    code="TFM502",
+    will=(
+        "rewrites tf.app.flags / tf.flags to absl.flags (a binding such as `flags = tf.app.flags` "
+        "becomes `from absl import flags`), renames the old DEFINE_* keywords (flag_name, default_value, "
+        "docstring → name, default, help), rewrites tf.app.run to absl.app.run (passing `main` when "
+        "tf.app.run() relied on __main__.main), and imports what it uses"
+    ),
+    will_not=(
+        "tf.app.run() in a module without a main() function, or tf.app.run used without a call; "
+        "note one difference it does not hide: absl.app.run stops on an unknown command-line flag, "
+        "tf.app.run passed it on to main"
+    ),
+    moves=(
+        ModuleMove("tensorflow.app.flags", ("absl", "flags"), renamed_keywords=OLD_KEYWORDS),
+        ModuleMove("tensorflow.flags", ("absl", "flags"), renamed_keywords=OLD_KEYWORDS),
+        ModuleMove("tensorflow.app", ("absl", "app"), decide_app),
+    ),
+))
