@@ -29,11 +29,24 @@ Differences:
   ``before_save(model, step)``, ``after_save(model, step) -> bool``,
   ``end(model, step)``; subclass `CheckpointSaverListener` below;
 * `max_to_keep` (default 5, as TF1's Saver) is applied by a CheckpointManager.
+
+Distributed: TF1 added `CheckpointSaverHook` on the chief only
+(`MonitoredTrainingSession(is_chief=True)`); Keras runs every callback on
+every worker. Under `MultiWorkerMirroredStrategy` every worker must still
+take part in a save (reading mirrored and sync-on-read variables is a
+collective), so the chief (`strategy.extended.should_checkpoint`) writes to
+`checkpoint_dir` and each other worker writes to
+``<checkpoint_dir>/workertemp_<task_type>_<task_id>`` and deletes it at
+once, as Keras' own callbacks do; listeners run on the chief only, and a stop
+one requests there is not seen by the other workers (decide stops from the
+global step, which every worker shares). Under `ParameterServerStrategy`
+callbacks run on the coordinator only, which saves.
 """
 from __future__ import annotations
 
 import logging
 import os
+import shutil
 import time
 from typing import Sequence
 
@@ -72,6 +85,15 @@ class CheckpointSaverListener:
 
     def end(self, model: keras.Model, step: int) -> None:
         """Called in `on_train_end` after the final save."""
+
+
+def _chief_or_temp_dir(model: keras.Model, directory: str) -> tuple[bool, str]:
+    """(True, directory) on the chief or without a strategy; (False, this worker's temporary dir) elsewhere."""
+    strategy = getattr(model, "distribute_strategy", None)
+    if strategy is None or strategy.extended.should_checkpoint:
+        return True, directory
+    resolver = strategy.cluster_resolver
+    return False, os.path.join(directory, f"workertemp_{resolver.task_type}_{resolver.task_id}")
 
 
 def make_checkpoint(model: keras.Model) -> tf.train.Checkpoint:
@@ -119,6 +141,7 @@ class CheckpointSaver(keras.callbacks.Callback):
         self._manager: tf.train.CheckpointManager | None = None
         self._last_saved_step: int | None = None
         self._last_saved_time: float | None = None
+        self._temp_dir: str | None = None
 
     def _step(self) -> int:
         return int(self.model.optimizer.iterations.numpy())
@@ -134,6 +157,12 @@ class CheckpointSaver(keras.callbacks.Callback):
 
     def _save(self, step: int) -> bool:
         """Save at `step`; True when a listener asked to stop."""
+        if self._temp_dir is not None:
+            os.makedirs(self._temp_dir, exist_ok=True)
+            self._manager.save(checkpoint_number=step)
+            shutil.rmtree(self._temp_dir, ignore_errors=True)
+            self._last_saved_step, self._last_saved_time = step, time.time()
+            return False
         for listener in self.listeners:
             listener.before_save(self.model, step)
         path = self._manager.save(checkpoint_number=step)
@@ -148,10 +177,14 @@ class CheckpointSaver(keras.callbacks.Callback):
         return should_stop
 
     def on_train_begin(self, logs: dict | None = None) -> None:
-        for listener in self.listeners:
-            listener.begin()
+        is_chief, directory = _chief_or_temp_dir(self.model, self.checkpoint_dir)
+        self._temp_dir = None if is_chief else directory
+        if is_chief:
+            for listener in self.listeners:
+                listener.begin()
+        # The same calls on every worker: a save under MultiWorkerMirroredStrategy is a collective.
         self._manager = tf.train.CheckpointManager(
-            make_checkpoint(self.model), self.checkpoint_dir, max_to_keep=self.max_to_keep,
+            make_checkpoint(self.model), directory, max_to_keep=self.max_to_keep,
             checkpoint_name=self.checkpoint_basename,
         )
         self._last_saved_step = None
@@ -166,5 +199,7 @@ class CheckpointSaver(keras.callbacks.Callback):
         step = self._step()
         if step != self._last_saved_step:
             self._save(step)
+        if self._temp_dir is not None:
+            return
         for listener in self.listeners:
             listener.end(self.model, step)

@@ -28,6 +28,11 @@ Differences:
 * ``at_end`` logs the values of the last step; TF1 ran the tensors once more
   in `end`, which for non-trainable values is the same.
 
+Distributed: a TF1 `LoggingTensorHook` ran on every worker it was given to
+(the Estimator's own loss logger did), so a cluster logged each line once per
+worker; this callback logs on the chief only
+(`strategy.extended.should_save_summary`), once per step for the cluster.
+
 Example::
 
     LoggingTensor({"step": "global_step", "loss": "step_loss"}, every_n_iter=100)
@@ -107,6 +112,12 @@ def _printable(value: object) -> object:
     return np.asarray(value)
 
 
+def _is_chief(model: keras.Model) -> bool:
+    """True without a strategy and on the chief; False on the other workers of a multi-worker strategy."""
+    strategy = getattr(model, "distribute_strategy", None)
+    return strategy is None or strategy.extended.should_save_summary
+
+
 class LoggingTensor(keras.callbacks.Callback):
     """Logs chosen log values on the first step, then every N steps or seconds.
 
@@ -150,6 +161,7 @@ class LoggingTensor(keras.callbacks.Callback):
         self._last_logs: dict | None = None
         self._last_triggered_iter: int | None = None
         self._last_triggered_time: float | None = None
+        self._active = True
 
     def _due(self, iteration: int) -> bool:
         if self._last_triggered_iter is None:
@@ -182,12 +194,13 @@ class LoggingTensor(keras.callbacks.Callback):
             self.logger.info("%s (%.3f sec)", line, elapsed)
 
     def on_train_begin(self, logs: dict | None = None) -> None:
+        self._active = _is_chief(self.model)
         self._iter_count = 0
         self._last_logs = None
         self._last_triggered_iter = self._last_triggered_time = None
 
     def on_train_batch_begin(self, batch: int, logs: dict | None = None) -> None:
-        self._should_trigger = not self.only_log_at_end and self._due(self._iter_count)
+        self._should_trigger = self._active and not self.only_log_at_end and self._due(self._iter_count)
 
     def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
         self._last_logs = dict(logs or {})
@@ -202,5 +215,5 @@ class LoggingTensor(keras.callbacks.Callback):
         self._iter_count += 1
 
     def on_train_end(self, logs: dict | None = None) -> None:
-        if self.at_end and self._last_logs is not None:
+        if self._active and self.at_end and self._last_logs is not None:
             self._log(self._last_logs)

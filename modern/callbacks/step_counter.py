@@ -14,6 +14,10 @@ measurement (or once `every_n_secs` have passed), it computes
 ``elapsed steps / elapsed seconds`` and records it as ``global_step/sec``
 (summary tag and log line, at the global step).
 
+Distributed: TF1 added `StepCounterHook` on the chief only; this callback
+measures, logs and writes on the chief (`strategy.extended.should_save_summary`)
+and does nothing on the other workers (their logs get no rate).
+
 Differences: the rate is also put into that batch's ``logs["global_step/sec"]``
 for callbacks after this one; `rates` keeps ``(step, rate)`` pairs.
 """
@@ -44,6 +48,12 @@ def write_scalar(tag: str, value: float, step: int) -> None:
     metadata = tf.compat.v1.SummaryMetadata()
     metadata.plugin_data.plugin_name = "scalars"
     tf.summary.write(tag, tf.constant(float(value), tf.float32), step=step, metadata=metadata)
+
+
+def _is_chief(model: keras.Model) -> bool:
+    """True without a strategy and on the chief; False on the other workers of a multi-worker strategy."""
+    strategy = getattr(model, "distribute_strategy", None)
+    return strategy is None or strategy.extended.should_save_summary
 
 
 class StepCounter(keras.callbacks.Callback):
@@ -78,6 +88,7 @@ class StepCounter(keras.callbacks.Callback):
         self._writer = None
         self._last_step: int | None = None
         self._last_time: float | None = None
+        self._active = True
 
     def _due(self, step: int) -> bool:
         if self._last_step is None:
@@ -90,10 +101,13 @@ class StepCounter(keras.callbacks.Callback):
 
     def on_train_begin(self, logs: dict | None = None) -> None:
         self._last_step = self._last_time = None
-        if self.output_dir is not None and self._writer is None:
+        self._active = _is_chief(self.model)
+        if self._active and self.output_dir is not None and self._writer is None:
             self._writer = tf.summary.create_file_writer(self.output_dir)
 
     def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
+        if not self._active:
+            return
         step = int(self.model.optimizer.iterations.numpy())
         if not self._due(step):
             return

@@ -13,6 +13,11 @@ Semantics kept from TF1: the first step of each `fit` writes, then the first
 step at least `save_steps` after the previous write (or once `save_secs` have
 passed); values are written at the global step after the update.
 
+Distributed: TF1 added `SummarySaverHook` on the chief only; Keras runs
+every callback on every worker, so this one writes on the chief
+(`strategy.extended.should_save_summary`) and does nothing on the other
+workers: one set of event files, as in TF1.
+
 Differences: the values are the train step's logs (all numeric keys, or
 `keys`), not a merged graph summary op. ``step_loss`` is what a TF1
 ``tf.summary.scalar("loss", loss)`` recorded (Keras' ``loss`` is a running
@@ -98,6 +103,12 @@ def write_scalar(tag: str, value: float, step: int) -> None:
     tf.summary.write(tag, tf.constant(float(value), tf.float32), step=step, metadata=metadata)
 
 
+def _is_chief(model: keras.Model) -> bool:
+    """True without a strategy and on the chief; False on the other workers of a multi-worker strategy."""
+    strategy = getattr(model, "distribute_strategy", None)
+    return strategy is None or strategy.extended.should_save_summary
+
+
 class SummarySaver(keras.callbacks.Callback):
     """Writes scalar summaries of the logs to `output_dir` on TF1's schedule.
 
@@ -134,6 +145,7 @@ class SummarySaver(keras.callbacks.Callback):
         self._request = False
         self._last_step: int | None = None
         self._last_time: float | None = None
+        self._active = True
 
     def _due(self, step: int) -> bool:
         if self._last_step is None:
@@ -157,7 +169,8 @@ class SummarySaver(keras.callbacks.Callback):
         }
 
     def on_train_begin(self, logs: dict | None = None) -> None:
-        if self._writer is None:
+        self._active = _is_chief(self.model)
+        if self._active and self._writer is None:
             self._writer = tf.summary.create_file_writer(self.output_dir)
         self._next_step = None
         self._last_step = self._last_time = None
@@ -166,6 +179,8 @@ class SummarySaver(keras.callbacks.Callback):
         self._request = self._next_step is None or self._due(self._next_step)
 
     def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
+        if not self._active:
+            return
         logs = dict(logs or {})
         step_loss = self._step_loss(self.model, batch, logs)
         if step_loss is not None:

@@ -1,0 +1,14 @@
+"""Between-graph replicated TF1 training of the MNIST conv net, one process per role.
+
+The TF1 cluster recipe: every process starts a `tf.distribute.Server` for its
+task of the ``TF_CONFIG`` cluster (1 ps + N workers, worker 0 the chief);
+variables live on the ps (`replica_device_setter`); each worker builds the
+graph and trains in a `MonitoredTrainingSession(master=server.target,
+is_chief=...)`, synchronously through `SyncReplicasOptimizer` and its hook.
+The chief-only hooks (`CheckpointSaverHook`, `SummarySaverHook`,
+`StepCounterHook`) are the ones `MonitoredTrainingSession` would add on the
+chief; `LoggingTensorHook` runs on every worker, as the Estimator's did.
+
+Twin: `modern/distributed/` (`MultiWorkerMirroredStrategy` and Keras `fit`).
+The launcher is `migrate/parity/distributed/`.
+"""

@@ -1,0 +1,288 @@
+"""One TF1 cluster process: ``python -m legacy.distributed --model-dir D --data F.npz ...`` with ``TF_CONFIG`` set.
+
+The role comes from ``TF_CONFIG`` (``{"cluster": {"ps": [...], "worker": [...]},
+"task": {"type": "worker", "index": i}}``); worker 0 is the chief.
+
+* ``ps``: starts its server and serves the variables until it is killed
+  (TF1 parameter servers never exit by themselves; the launcher stops them).
+* ``worker``: builds the graph with `replica_device_setter` (variables on
+  the ps), wraps the optimizer in `SyncReplicasOptimizer` (the gradients of
+  all workers are averaged and applied once per global step) and trains in a
+  `MonitoredTrainingSession(master=server.target, is_chief=...)` up to global
+  step ``--steps``. At global step s (0-based batch index) worker i of n
+  feeds examples ``[s*B + i*B/n, s*B + (i+1)*B/n)`` (modulo the training
+  set), as `modern.distributed` does. The chief restores the newest
+  checkpoint of ``--model-dir`` (so a restarted cluster resumes there) and
+  alone runs the checkpoint, summary and step-counter hooks.
+
+Each worker writes ``--trace`` (JSON): its own per-step loss on its half of
+the global batch, which hook acted at which global step, timings, and on the
+chief the test-set loss and accuracy; ``--progress`` holds the last global
+step, and ``--initial-weights-out`` (chief, fresh start) the step-0 model
+variables for the modern side to copy.
+
+Exit codes: 0 done, 2 bad input (``TF_CONFIG``, a port already taken, data).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+ROLES = ("ps", "worker")
+
+
+class RoleError(Exception):
+    """Bad TF_CONFIG, flags or a server that cannot start: printed with the role, exit code 2."""
+
+
+def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, list[str]]]:
+    """(task type, index, cluster) from ``TF_CONFIG``, with a clear error for what is missing."""
+    text = environ.get("TF_CONFIG")
+    if not text:
+        raise RoleError("TF_CONFIG is not set; the launcher sets it to the cluster spec and this process's task.")
+    try:
+        config = json.loads(text)
+        cluster, task = config["cluster"], config["task"]
+        task_type, index = task["type"], int(task["index"])
+    except (ValueError, KeyError, TypeError) as error:
+        raise RoleError(f"TF_CONFIG {text!r} is not a cluster spec with a task ({error!r}).") from error
+    missing = [role for role in ROLES if not cluster.get(role)]
+    if missing:
+        raise RoleError(
+            f"TF_CONFIG's cluster has no {' and no '.join(repr(role) for role in missing)} role "
+            f"(it has {sorted(cluster)}); between-graph training needs at least one ps and one worker."
+        )
+    if task_type not in ROLES or not 0 <= index < len(cluster[task_type]):
+        raise RoleError(f"TF_CONFIG's task {task_type}:{index} is not in the cluster {json.dumps(cluster)}.")
+    return task_type, index, cluster
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m legacy.distributed", description=__doc__.splitlines()[0])
+    parser.add_argument("--model-dir", required=True, type=Path, help="the chief's checkpoints and summaries")
+    parser.add_argument("--data", type=Path, help=".npz with x_train, y_train, x_test, y_test (workers)")
+    parser.add_argument("--steps", type=int, default=100, help="global step to train to")
+    parser.add_argument("--global-batch-size", type=int, default=128)
+    parser.add_argument("--learning-rate", type=float, default=0.05)
+    parser.add_argument("--optimizer", choices=("sgd", "adam"), default="sgd")
+    parser.add_argument("--dropout-rate", type=float, default=0.0)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--save-steps", type=int, default=10)
+    parser.add_argument("--log-steps", type=int, default=10)
+    parser.add_argument("--initial-weights-out", type=Path, help="chief: write the step-0 model variables here (.npz)")
+    parser.add_argument("--trace", type=Path)
+    parser.add_argument("--progress", type=Path)
+    return parser
+
+
+def batch_indices(step: int, global_batch: int, worker: int, workers: int, size: int) -> np.ndarray:
+    """Worker `worker`'s examples of global batch `step` (0-based): its 1/workers slice, wrapping around the data."""
+    local = global_batch // workers
+    return (step * global_batch + worker * local + np.arange(local, dtype=np.int64)) % size
+
+
+def start_server(cluster: dict[str, list[str]], task_type: str, index: int):
+    import tensorflow as tf
+
+    try:
+        return tf.distribute.Server(tf.train.ClusterSpec(cluster), job_name=task_type, task_index=index, start=True)
+    except (tf.errors.OpError, ValueError) as error:
+        message = getattr(error, "message", str(error))
+        raise RoleError(
+            f"could not start the server of {task_type} {index} at {cluster[task_type][index]} ({message.strip()}); "
+            "is the port already taken?"
+        ) from error
+
+
+def _write_json(path: Path, payload: dict) -> None:
+    temporary = path.with_suffix(path.suffix + ".tmp")
+    temporary.write_text(json.dumps(payload, indent=1))
+    os.replace(temporary, path)
+
+
+def _wait_for_chief(target: str, config, uninitialized, timeout: float = 120.0) -> None:
+    """Poll until the chief has initialised the variables (SessionManager would sleep 30 s between checks)."""
+    import tensorflow as tf
+
+    deadline = time.monotonic() + timeout
+    with tf.compat.v1.Session(target, config=config) as session:
+        while len(session.run(uninitialized)):
+            if time.monotonic() > deadline:
+                raise RoleError(f"the chief did not initialise the variables within {timeout:.0f} s.")
+            time.sleep(0.2)
+
+
+def evaluate_checkpoint(model_dir: Path, params: dict, x: np.ndarray, y: np.ndarray) -> dict[str, float]:
+    """Test loss and accuracy of the newest checkpoint, in a fresh local graph (no cluster needed)."""
+    import tensorflow as tf
+
+    from legacy.model import VARIABLE_SHAPES, logits_fn
+
+    with tf.Graph().as_default():
+        images = tf.compat.v1.placeholder(tf.uint8, [None, 28, 28])
+        logits = logits_fn(images, training=False, params=params)
+        variables = {v.op.name: v for v in tf.compat.v1.global_variables() if v.op.name in VARIABLE_SHAPES}
+        saver = tf.compat.v1.train.Saver(variables)
+        with tf.compat.v1.Session() as session:
+            saver.restore(session, tf.train.latest_checkpoint(str(model_dir)))
+            values = np.concatenate([session.run(logits, {images: x[i:i + 500]}) for i in range(0, len(x), 500)])
+    labels = y.astype(np.int64)
+    shifted = values - values.max(axis=1, keepdims=True)
+    log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    return {
+        "accuracy": float((values.argmax(axis=1) == labels).mean()),
+        "loss": float(-log_probs[np.arange(len(labels)), labels].mean()),
+    }
+
+
+def run_worker(args: argparse.Namespace, index: int, cluster: dict[str, list[str]], server) -> dict[str, Any]:
+    import tensorflow as tf
+
+    from legacy.model import VARIABLE_SHAPES, logits_fn, make_optimizer, merged_params
+
+    workers = len(cluster["worker"])
+    is_chief = index == 0
+    params = {**merged_params({"learning_rate": args.learning_rate, "optimizer": args.optimizer,
+                               "dropout_rate": args.dropout_rate}), "seed": args.seed}
+    data = dict(np.load(args.data))
+    x_train, y_train = data["x_train"], data["y_train"]
+    actions: list[dict] = []
+    losses: dict[int, float] = {}
+    state = {"step": 0}
+
+    def act(hook: str, step: int) -> None:
+        actions.append({"hook": hook, "step": int(step)})
+
+    class Saved(tf.compat.v1.train.CheckpointSaverListener):
+        def after_save(self, session, global_step_value):
+            act("CheckpointSaverHook", global_step_value)
+
+    class Summaries(tf.compat.v1.train.SummarySaverHook):
+        def after_run(self, run_context, run_values):
+            if self._request_summary:
+                act("SummarySaverHook", state["step"])
+            super().after_run(run_context, run_values)
+
+    class StepCounter(tf.compat.v1.train.StepCounterHook):
+        def _log_and_record(self, elapsed_steps, elapsed_time, global_step):
+            act("StepCounterHook", state["step"])
+            super()._log_and_record(elapsed_steps, elapsed_time, global_step)
+
+    class Logging(tf.compat.v1.train.LoggingTensorHook):
+        def _log_tensors(self, tensor_values):
+            act("LoggingTensorHook", state["step"])
+            super()._log_tensors(tensor_values)
+
+    device_filters = ["/job:ps", f"/job:worker/task:{index}"]
+    config = tf.compat.v1.ConfigProto(device_filters=device_filters)
+    with tf.Graph().as_default():
+        tf.compat.v1.set_random_seed(args.seed)
+        setter = tf.compat.v1.train.replica_device_setter(worker_device=f"/job:worker/task:{index}", cluster=cluster)
+        with tf.compat.v1.device(setter):
+            global_step = tf.compat.v1.train.get_or_create_global_step()
+            images = tf.compat.v1.placeholder(tf.uint8, [None, 28, 28], name="images")
+            labels = tf.compat.v1.placeholder(tf.int64, [None], name="labels")
+            logits = logits_fn(images, training=True, params=params)
+            loss = tf.identity(
+                tf.compat.v1.losses.sparse_softmax_cross_entropy(labels=tf.cast(labels, tf.int32), logits=logits),
+                name="loss",
+            )
+            tf.compat.v1.summary.scalar("loss", loss)
+            optimizer = tf.compat.v1.train.SyncReplicasOptimizer(
+                make_optimizer(params), replicas_to_aggregate=workers, total_num_replicas=workers
+            )
+            train_op = optimizer.minimize(loss, global_step=global_step)
+        model_variables = {v.op.name: v for v in tf.compat.v1.global_variables() if v.op.name in VARIABLE_SHAPES}
+        uninitialized = tf.compat.v1.report_uninitialized_variables(tf.compat.v1.global_variables())
+        scaffold = tf.compat.v1.train.Scaffold(saver=tf.compat.v1.train.Saver(max_to_keep=None, save_relative_paths=True))
+        chief_hooks = [
+            tf.compat.v1.train.CheckpointSaverHook(str(args.model_dir), save_steps=args.save_steps, scaffold=scaffold,
+                                                   listeners=[Saved()]),
+            Summaries(save_steps=args.log_steps, output_dir=str(args.model_dir), scaffold=scaffold),
+            StepCounter(every_n_steps=args.log_steps, output_dir=str(args.model_dir)),
+        ]
+        hooks = [
+            optimizer.make_session_run_hook(is_chief, num_tokens=0),
+            Logging({"step": global_step, "loss": loss}, every_n_iter=args.log_steps),
+            tf.compat.v1.train.StopAtStepHook(last_step=args.steps),
+        ]
+        if not is_chief:
+            _wait_for_chief(server.target, config, uninitialized)
+        began = time.monotonic()
+        with tf.compat.v1.train.MonitoredTrainingSession(
+            master=server.target, is_chief=is_chief, checkpoint_dir=str(args.model_dir), scaffold=scaffold,
+            hooks=hooks, chief_only_hooks=chief_hooks if is_chief else None, config=config,
+            save_checkpoint_steps=None, save_checkpoint_secs=None, save_summaries_steps=None,
+            save_summaries_secs=None, log_step_count_steps=None, stop_grace_period_secs=5,
+        ) as session:
+            start = int(session.run_step_fn(lambda step_context: step_context.session.run(global_step)))
+            if is_chief and start == 0 and args.initial_weights_out is not None:
+                values = session.run_step_fn(lambda step_context: step_context.session.run(model_variables))
+                np.savez(args.initial_weights_out, **values)
+            state["step"] = start
+            trained_from = time.monotonic()
+            while start < args.steps and not session.should_stop():
+                indices = batch_indices(state["step"], args.global_batch_size, index, workers, len(x_train))
+                state["step"] += 1
+                _, value = session.run([train_op, loss], {images: x_train[indices], labels: y_train[indices]})
+                losses[state["step"]] = float(value)
+                if args.progress is not None:
+                    args.progress.write_text(f"{state['step']}\n")
+        seconds = time.monotonic() - trained_from
+    trace: dict[str, Any] = {
+        "side": "legacy", "engine": "SyncReplicasOptimizer", "role": "chief" if is_chief else "worker",
+        "task": f"worker:{index}", "pid": os.getpid(), "workers": workers,
+        "start_step": start, "final_step": state["step"],
+        "local_losses": {str(k): v for k, v in sorted(losses.items())},
+        "actions": sorted(actions, key=lambda a: (a["step"], a["hook"])),
+        "seconds": seconds, "startup_seconds": trained_from - began,
+        "versions": {"tensorflow": tf.__version__},
+    }
+    if is_chief:
+        trace["metrics"] = {**evaluate_checkpoint(args.model_dir, params, data["x_test"], data["y_test"]),
+                            "global_step": state["step"]}
+    return trace
+
+
+def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
+    task_type, index, cluster = role_from_tf_config(environ)
+    if task_type == "worker":
+        if args.data is None or args.trace is None:
+            raise RoleError("a worker needs --data and --trace.")
+        if args.global_batch_size % len(cluster["worker"]):
+            raise RoleError(
+                f"--global-batch-size {args.global_batch_size} does not split evenly over {len(cluster['worker'])} workers."
+            )
+        if not args.data.is_file():
+            raise RoleError(f"--data {args.data} does not exist.")
+    server = start_server(cluster, task_type, index)
+    if task_type == "ps":
+        print(f"ps {index} serving at {cluster['ps'][index]}", file=sys.stderr, flush=True)
+        server.join()
+        return 0
+    _write_json(args.trace, run_worker(args, index, cluster, server))
+    return 0
+
+
+def _task_name(tf_config: str) -> str:
+    try:
+        task = json.loads(tf_config)["task"]
+        return f"{task['type']} {task['index']}"
+    except (ValueError, KeyError, TypeError):
+        return "unknown task"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return run(args, dict(os.environ))
+    except RoleError as error:
+        print(f"legacy.distributed ({_task_name(os.environ.get('TF_CONFIG', ''))}): error: {error}", file=sys.stderr)
+        return 2

@@ -1,0 +1,14 @@
+"""Multi-worker training of the MNIST conv net with `tf.distribute`, one process per role.
+
+The TF2 twin of `legacy/distributed/` (between-graph replication with a
+parameter server and `SyncReplicasOptimizer`). A launcher
+(`migrate/parity/distributed/`) starts one ``python -m modern.distributed``
+process per worker with ``TF_CONFIG`` set; each process builds a
+`MultiWorkerMirroredStrategy`, trains with Keras `fit` and the callbacks of
+`modern/callbacks/`, and writes a role trace (losses, which callback acted at
+which step, timings) as JSON.
+
+* `model` — the conv net whose train step scales the loss for the strategy's
+  gradient sum and reports the cluster's mean loss;
+* `worker` — one worker process: data shard, resume, callbacks, trace.
+"""

@@ -1,0 +1,222 @@
+"""One `MultiWorkerMirroredStrategy` worker: ``python -m modern.distributed --model-dir D --data F.npz ...``.
+
+The role comes from ``TF_CONFIG`` (``{"cluster": {"worker": [...]}, "task":
+{"type": "worker", "index": i}}``); worker 0 is the chief. Every worker:
+
+1. builds the model under the strategy (initial weights from
+   ``--initial-weights``, the legacy step-0 values, when there is no
+   checkpoint yet) and restores the newest checkpoint of ``--model-dir``, the
+   chief's directory (this is what `BackupAndRestore` does, with the data
+   position kept too: global step s always trains on global batch s);
+2. feeds its half of each global batch: worker i of n gets examples
+   ``[s*B + i*B/n, s*B + (i+1)*B/n)`` (modulo the training set) at step s,
+   exactly as `legacy.distributed` feeds its workers;
+3. trains with `fit` and the callbacks of `modern/callbacks/`
+   (`CheckpointSaver`, `StepCounter`, `SummarySaver`, `LoggingTensor`), which
+   write and log on the chief only;
+4. writes ``--trace`` (JSON): the role, the mean loss of the global batch per
+   step, which callback acted at which global step, timings, and on the chief
+   the test-set loss and accuracy. ``--progress`` holds the last finished
+   global step, rewritten after every step, for the launcher's fault injection.
+
+Exit codes: 0 done, 2 bad input (``TF_CONFIG``, flags, data).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+
+class RoleError(Exception):
+    """Bad TF_CONFIG or flags: printed with the role, exit code 2."""
+
+
+def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, int]:
+    """(task type, index, number of workers) from ``TF_CONFIG``, with a clear error for what is missing."""
+    text = environ.get("TF_CONFIG")
+    if not text:
+        raise RoleError("TF_CONFIG is not set; the launcher sets it to the cluster spec and this process's task.")
+    try:
+        config = json.loads(text)
+        cluster, task = config["cluster"], config["task"]
+        task_type, index = task["type"], int(task["index"])
+    except (ValueError, KeyError, TypeError) as error:
+        raise RoleError(f"TF_CONFIG {text!r} is not a cluster spec with a task ({error!r}).") from error
+    if not cluster.get("worker"):
+        raise RoleError(f"TF_CONFIG's cluster {sorted(cluster)} has no 'worker' role; MultiWorkerMirroredStrategy needs one.")
+    if task_type != "worker" or not 0 <= index < len(cluster["worker"]):
+        raise RoleError(f"TF_CONFIG's task {task_type}:{index} is not one of the {len(cluster['worker'])} workers.")
+    return task_type, index, len(cluster["worker"])
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m modern.distributed", description=__doc__.splitlines()[0])
+    parser.add_argument("--model-dir", required=True, type=Path, help="the chief's checkpoints and summaries")
+    parser.add_argument("--data", required=True, type=Path, help=".npz with x_train, y_train, x_test, y_test")
+    parser.add_argument("--steps", type=int, required=True, help="global step to train to")
+    parser.add_argument("--global-batch-size", type=int, default=128)
+    parser.add_argument("--learning-rate", type=float, default=0.05)
+    parser.add_argument("--optimizer", choices=("sgd", "adam"), default="sgd")
+    parser.add_argument("--dropout-rate", type=float, default=0.0)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--save-steps", type=int, default=10)
+    parser.add_argument("--log-steps", type=int, default=10)
+    parser.add_argument("--initial-weights", type=Path, help=".npz of legacy variable name -> initial value")
+    parser.add_argument("--trace", type=Path, required=True)
+    parser.add_argument("--progress", type=Path)
+    return parser
+
+
+def worker_dataset(x, y, global_batch: int, start: int, stop: int, worker: int, workers: int):
+    """Worker `worker`'s half (1/workers) of global batches start … stop-1; global batch s starts at example s*B."""
+    import tensorflow as tf
+
+    local = global_batch // workers
+    images, labels = tf.constant(x), tf.constant(y)
+    size = int(x.shape[0])
+
+    def batch(step: tf.Tensor):
+        offsets = step * global_batch + worker * local + tf.range(local, dtype=tf.int64)
+        indices = offsets % size
+        # float32 (same values, same math after Normalize's cast): Keras 3's fit averages one distributed batch
+        # across workers to build the model, which fails for integer tensors.
+        return tf.cast(tf.gather(images, indices), tf.float32), tf.cast(tf.gather(labels, indices), tf.float32)
+
+    dataset = tf.data.Dataset.range(start, stop).map(batch)
+    options = tf.data.Options()
+    options.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.OFF
+    return dataset.with_options(options)
+
+
+def _recording_logger(actions: list[dict], name: str) -> logging.Logger:
+    """A logger whose lines also go to the tensorflow log and whose steps are recorded as `name` actions."""
+    logger = logging.getLogger(f"modern.distributed.{name}.{os.getpid()}")
+
+    class Recorder(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            step = getattr(record, "global_step", None)
+            actions.append({"callback": name, "step": step})
+
+    logger.addHandler(Recorder())
+    logger.propagate = True
+    return logger
+
+
+def _write_json(path: Path, payload: dict) -> None:
+    temporary = path.with_suffix(path.suffix + ".tmp")
+    temporary.write_text(json.dumps(payload, indent=1))
+    os.replace(temporary, path)
+
+
+def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
+    task_type, index, workers = role_from_tf_config(environ)
+    if args.global_batch_size % workers:
+        raise RoleError(f"--global-batch-size {args.global_batch_size} does not split evenly over {workers} workers.")
+    try:
+        data = dict(__import__("numpy").load(args.data))
+    except (OSError, ValueError) as error:
+        raise RoleError(f"--data {args.data} is not a readable .npz ({error}).") from error
+    import keras
+    import numpy as np
+    import tensorflow as tf
+
+    from modern.callbacks.checkpoint_saver import CheckpointSaver, make_checkpoint
+    from modern.callbacks.logging_tensor import LoggingTensor
+    from modern.callbacks.step_counter import StepCounter
+    from modern.callbacks.summary_saver import SummarySaver
+    from modern.distributed.model import build_distributed_model
+    from modern.weights import legacy_variables
+
+    began = time.monotonic()
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    params = {"learning_rate": args.learning_rate, "optimizer": args.optimizer, "dropout_rate": args.dropout_rate}
+    with strategy.scope():
+        model = build_distributed_model(params, seed=args.seed)
+    latest = tf.train.latest_checkpoint(str(args.model_dir))
+    if latest is not None:
+        make_checkpoint(model).restore(latest).assert_existing_objects_matched()
+    elif args.initial_weights is not None:
+        initial = np.load(args.initial_weights)
+        for name, variable in legacy_variables(model).items():
+            variable.assign(initial[name])
+    start = int(model.optimizer.iterations.numpy())
+    is_chief = strategy.extended.should_checkpoint
+    actions: list[dict] = []
+    losses: dict[int, float] = {}
+
+    class Trace(keras.callbacks.Callback):
+        """Records the global batch's mean loss per step and the progress file (last in the list)."""
+
+        def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
+            step = int(self.model.optimizer.iterations.numpy())
+            losses[step] = float(logs["step_loss"])
+            if args.progress is not None:
+                args.progress.write_text(f"{step}\n")
+
+    def log_line(values: dict) -> str:
+        actions.append({"callback": "LoggingTensor", "step": int(float(values["step"]))})
+        return f"step = {int(float(values['step']))}, loss = {float(values['loss']):.6f}"
+
+    saver = CheckpointSaver(args.model_dir, save_steps=args.save_steps, max_to_keep=None)
+    counter = StepCounter(every_n_steps=args.log_steps, output_dir=args.model_dir)
+    summaries = SummarySaver(args.model_dir, save_steps=args.log_steps, keys=["step_loss"])
+    logger = LoggingTensor({"step": "global_step", "loss": "step_loss"}, every_n_iter=args.log_steps, formatter=log_line)
+    trained_from = time.monotonic()
+    if start < args.steps:
+        dataset = strategy.distribute_datasets_from_function(
+            lambda context: worker_dataset(
+                data["x_train"], data["y_train"], args.global_batch_size, start, args.steps,
+                context.input_pipeline_id, context.num_input_pipelines,
+            )
+        )
+        model.fit(dataset, epochs=1, steps_per_epoch=args.steps - start, verbose=0,
+                  callbacks=[saver, counter, summaries, logger, Trace()])
+    seconds = time.monotonic() - trained_from
+    final = int(model.optimizer.iterations.numpy())
+    actions += [{"callback": "CheckpointSaver", "step": step} for step in saver.saved_steps]
+    actions += [{"callback": "SummarySaver", "step": step} for step in summaries.written_steps]
+    actions += [{"callback": "StepCounter", "step": step} for step, _ in counter.rates]
+    trace: dict[str, Any] = {
+        "side": "modern", "engine": "MultiWorkerMirroredStrategy", "role": "chief" if is_chief else "worker",
+        "task": f"{task_type}:{index}", "pid": os.getpid(), "workers": workers,
+        "start_step": start, "final_step": final, "losses": {str(k): v for k, v in sorted(losses.items())},
+        "actions": sorted(actions, key=lambda a: (a["step"], a["callback"])),
+        "seconds": seconds, "startup_seconds": trained_from - began,
+        "versions": {"tensorflow": tf.__version__, "keras": keras.__version__},
+    }
+    if is_chief:
+        logits = np.concatenate([model(data["x_test"][i:i + 500], training=False).numpy() for i in range(0, len(data["x_test"]), 500)])
+        labels = data["y_test"].astype(np.int64)
+        shifted = logits - logits.max(axis=1, keepdims=True)
+        log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+        trace["metrics"] = {
+            "accuracy": float((logits.argmax(axis=1) == labels).mean()),
+            "loss": float(-log_probs[np.arange(len(labels)), labels].mean()),
+            "global_step": final,
+        }
+    _write_json(args.trace, trace)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return run(args, dict(os.environ))
+    except RoleError as error:
+        task = os.environ.get("TF_CONFIG", "")
+        print(f"modern.distributed ({_task_name(task)}): error: {error}", file=sys.stderr)
+        return 2
+
+
+def _task_name(tf_config: str) -> str:
+    try:
+        task = json.loads(tf_config)["task"]
+        return f"{task['type']} {task['index']}"
+    except (ValueError, KeyError, TypeError):
+        return "unknown task"
