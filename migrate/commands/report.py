@@ -14,6 +14,8 @@ for TF1 constructs: Estimators, SessionRunHooks and their Keras callback
 mapping, sessions and placeholders, graph-mode iterators, tf.contrib, ...
 
 exit status: 0 no findings, 1 findings (0 with --exit-zero), 2 usage error.
+--baseline FILE reports and fails only on findings not recorded by
+--write-baseline FILE (matched by rule, file and code, not line numbers).
 Suppress a finding with a comment on its line: `# migrate: ignore[TFM301]`
 (or `# migrate: ignore` for every rule). `migrate rules` lists the rules,
 `migrate explain CODE` prints one rule's documentation.
@@ -35,6 +37,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--max-file-size", type=int, default=DEFAULT_MAX_BYTES, metavar="BYTES",
         help=f"skip files larger than this (default: {DEFAULT_MAX_BYTES})",
     )
+    parser.add_argument("--baseline", metavar="FILE",
+                        help="report (and fail on) only findings not recorded in FILE (see --write-baseline)")
+    parser.add_argument("--write-baseline", metavar="FILE",
+                        help="record the current findings in FILE, matched later by rule, file and code, not line")
     parser.add_argument("--emit-callbacks", metavar="DIR", help="write a Keras callback skeleton per SessionRunHook subclass into DIR")
     parser.add_argument("--callbacks-dir", metavar="DIR", help=argparse.SUPPRESS)
 
@@ -71,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
         progress=sys.stderr if sys.stderr.isatty() else None,
     )
     report = scan(args.paths, options)
+    _apply_baselines(report, args)
     rendered = load_formats()[args.format](report)
     if args.output:
         try:
@@ -83,7 +90,29 @@ def run(args: argparse.Namespace) -> int:
     if args.emit_callbacks:
         written = emit_callbacks(report.hooks, args.emit_callbacks)
         print(f"migrate report: wrote {len(written)} callback skeleton(s) to {args.emit_callbacks}", file=sys.stderr)
+    if args.write_baseline and not args.baseline:
+        return 0
     return 0 if args.exit_zero else report.exit_code
+
+
+def _apply_baselines(report, args: argparse.Namespace) -> None:
+    """--write-baseline records every current finding; --baseline keeps only the new ones."""
+    from migrate.report.baseline import BaselineError, compare, write_baseline
+
+    try:
+        if args.baseline:
+            comparison = compare(args.baseline, report.findings)
+        if args.write_baseline:
+            entries = write_baseline(args.write_baseline, report.findings)
+            print(f"migrate report: recorded {len(report.findings)} finding(s) ({entries} entries) in {args.write_baseline}",
+                  file=sys.stderr)
+    except BaselineError as error:
+        raise UsageError(str(error)) from None
+    if args.baseline:
+        report.findings = comparison.new
+        gone = f"; {comparison.gone} baselined finding(s) are gone (shrink it with --write-baseline)" if comparison.gone else ""
+        print(f"migrate report: {len(comparison.new)} new finding(s), {comparison.known} in the baseline {args.baseline}{gone}",
+              file=sys.stderr)
 
 
 COMMAND = Command(

@@ -1,0 +1,99 @@
+"""`migrate report --baseline / --write-baseline`: only new findings fail, whatever moved around them."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from migrate.cli import main
+
+TRAIN = """\
+import tensorflow as tf
+
+
+def model_fn(features, labels, mode):
+    x = tf.placeholder(tf.float32, [None, 784])
+    tf.logging.info("building")
+    return tf.estimator.EstimatorSpec(mode, loss=tf.reduce_sum(x))
+
+
+def train():
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+"""
+
+
+@pytest.fixture
+def tree(write, tmp_path: Path) -> Path:
+    write("src/train.py", TRAIN)
+    write("src/pkg/util.py", "import tensorflow as tf\nsaver = tf.train.Saver()\n")
+    assert main(["report", str(tmp_path / "src"), "--write-baseline", str(tmp_path / "baseline.json")]) == 0
+    return tmp_path
+
+
+def report_json(tree: Path, capsys) -> tuple[int, list[dict], str]:
+    code = main(["report", str(tree / "src"), "--baseline", str(tree / "baseline.json"), "--format", "json"])
+    captured = capsys.readouterr()
+    return code, json.loads(captured.out)["findings"], captured.err
+
+
+def test_unchanged_tree_passes(tree: Path, capsys) -> None:
+    code, findings, err = report_json(tree, capsys)
+    assert (code, findings) == (0, [])
+    assert "0 new finding(s)" in err
+
+
+def test_one_added_line_is_exactly_one_new_finding(tree: Path, capsys) -> None:
+    path = tree / "src" / "train.py"
+    lines = path.read_text().splitlines(keepends=True)
+    lines.insert(1, "\n# a new helper\nsess = tf.Session()\n")
+    path.write_text("".join(lines))
+    code, findings, _ = report_json(tree, capsys)
+    assert code == 1
+    assert [(finding["code"], finding["line"]) for finding in findings] == [("TFM303", 4)]
+
+
+def test_a_copy_of_a_baselined_line_is_new(tree: Path, capsys) -> None:
+    path = tree / "src" / "pkg" / "util.py"
+    path.write_text(path.read_text() + "saver = tf.train.Saver()\n")
+    code, findings, _ = report_json(tree, capsys)
+    assert code == 1 and [(finding["code"], finding["line"]) for finding in findings] == [("TFM505", 3)]
+
+
+def test_reindenting_and_moving_code_still_passes(tree: Path, capsys) -> None:
+    path = tree / "src" / "train.py"
+    text = path.read_text().replace("    ", "  ")
+    path.write_text("# moved down by a header\n\n\n" + text)
+    code, findings, _ = report_json(tree, capsys)
+    assert (code, findings) == (0, [])
+
+
+def test_fixed_findings_are_counted_as_gone(tree: Path, capsys) -> None:
+    (tree / "src" / "pkg" / "util.py").write_text("import os\n")
+    code, _, err = report_json(tree, capsys)
+    assert code == 0 and "1 baselined finding(s) are gone" in err
+
+
+def test_baseline_paths_do_not_depend_on_the_working_directory(tree: Path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tree / "src")
+    assert main(["report", ".", "--baseline", os.path.join("..", "baseline.json")]) == 0
+    entries = json.loads((tree / "baseline.json").read_text())["findings"]
+    assert {entry["path"] for entry in entries} == {"src/train.py", "src/pkg/util.py"}
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        pytest.param(None, "does not exist", id="missing"),
+        pytest.param("{not json", "not readable JSON", id="corrupt"),
+        pytest.param('{"format": "other"}', "not a migrate report baseline", id="another format"),
+    ],
+)
+def test_unusable_baseline_is_a_usage_error(content, message, write, tmp_path: Path, capsys) -> None:
+    write("a.py", "import tensorflow as tf\ntf.Session()\n")
+    if content is not None:
+        write("baseline.json", content)
+    assert main(["report", str(tmp_path / "a.py"), "--baseline", str(tmp_path / "baseline.json")]) == 2
+    assert message in capsys.readouterr().err
