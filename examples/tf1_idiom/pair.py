@@ -68,16 +68,23 @@ def tf1_optimizer(params: Mapping[str, Any]) -> tf.compat.v1.train.Optimizer:
     return optimizers[name]()
 
 
+def _glorot(params: Mapping[str, Any], index: int) -> Any:
+    """An op-level seed per variable: without one, TF1 initial values depend on how many ops the graph holds."""
+    return tf.compat.v1.glorot_uniform_initializer(seed=int(params["seed"]) * 10 + index)
+
+
 def tf1_logits(images: tf.Tensor, params: Mapping[str, Any]) -> tf.Tensor:
     """uint8 images [N, 28, 28] → logits [N, 10], creating the variables as TF1 code did."""
     rows = tf.cast(images, tf.float32) / 255.0
     with tf.compat.v1.variable_scope("rnn_classifier"):
-        cell = tf.compat.v1.nn.rnn_cell.LSTMCell(int(params["lstm_units"]), name="lstm_cell")
+        cell = tf.compat.v1.nn.rnn_cell.LSTMCell(
+            int(params["lstm_units"]), initializer=_glorot(params, 0), name="lstm_cell")
         _, state = tf.compat.v1.nn.dynamic_rnn(cell, rows, dtype=tf.float32, scope="rnn")
-        hidden = tf.compat.v1.layers.dense(state.h, int(params["dense_units"]), activation=tf.nn.relu, name="dense")
+        hidden = tf.compat.v1.layers.dense(state.h, int(params["dense_units"]), activation=tf.nn.relu,
+                                           kernel_initializer=_glorot(params, 1), name="dense")
         with tf.compat.v1.variable_scope("logits"):
             weights = tf.compat.v1.get_variable(
-                "weights", [int(params["dense_units"]), CLASSES], initializer=tf.compat.v1.glorot_uniform_initializer())
+                "weights", [int(params["dense_units"]), CLASSES], initializer=_glorot(params, 2))
             biases = tf.compat.v1.get_variable("biases", [CLASSES], initializer=tf.compat.v1.zeros_initializer())
         return tf.compat.v1.nn.xw_plus_b(hidden, weights, biases)
 
@@ -191,6 +198,7 @@ PARAMS: dict[str, Any] = {
     "lstm_units": 32,
     "dense_units": 32,
     "rnn": "tf1_cell",
+    "seed": 0,
     "optimizer": "sgd",
     "learning_rate": 0.1,
     "adam_epsilon": 1e-8,
