@@ -23,11 +23,13 @@ class ApiTree:
     modules: frozenset[str]
     classes: frozenset[str]
     aliases: dict[str, str]
+    hooks: dict[str, tuple[str, ...]]
+    """Built-in SessionRunHook → the protocol methods it overrides."""
 
 
 @lru_cache(maxsize=1)
 def api_tree() -> ApiTree:
-    modules, classes, aliases = set(), set(), {}
+    modules, classes, aliases, hooks = set(), set(), {}, {}
     for line in DATA.read_text(encoding="utf-8").splitlines():
         kind, _, rest = line.partition(" ")
         if kind == "module":
@@ -37,7 +39,15 @@ def api_tree() -> ApiTree:
         elif kind == "alias":
             spelling, _, canonical = rest.partition(" ")
             aliases[spelling] = canonical
-    return ApiTree(frozenset(modules), frozenset(classes), aliases)
+        elif kind == "hook":
+            name, _, methods = rest.partition(" ")
+            hooks[name] = tuple(method for method in methods.split(",") if method != "-")
+    return ApiTree(frozenset(modules), frozenset(classes), aliases, hooks)
+
+
+def builtin_hook_methods(canonical_name: str) -> tuple[str, ...]:
+    """The protocol methods a TensorFlow built-in hook overrides (`()` for SessionRunHook or unknown)."""
+    return api_tree().hooks.get(canonical_name, ())
 
 
 def binds_alias(canonical_name: str) -> bool:

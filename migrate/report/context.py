@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Callable, Mapping, TypeVar
 
@@ -29,7 +29,7 @@ class Reference:
     call: ast.Call | None
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class MethodBody:
     """A SessionRunHook protocol method (`begin`, `after_run`, …) of a class in the file.
 
@@ -40,11 +40,16 @@ class MethodBody:
 
     node: ast.FunctionDef | ast.AsyncFunctionDef
     owner: ast.ClassDef
-    class_name: str = field(default="")
+    class_name: str = ""
 
     @property
     def name(self) -> str:
         return self.node.name
+
+    @cached_property
+    def calls(self) -> list[ast.Call]:
+        """Every call in the method, in walk order (shared by the rules that look at them)."""
+        return [node for node in ast.walk(self.node) if isinstance(node, ast.Call)]
 
     def parameters(self) -> list[str]:
         """Positional parameter names after `self`."""

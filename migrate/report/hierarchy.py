@@ -16,6 +16,7 @@ from typing import Iterable
 
 from migrate.core.hook_map import HookEquivalent
 from migrate.core.protocol import KERAS_TO_TF1
+from migrate.report.api_tree import builtin_hook_methods
 from migrate.report.classes import PROTOCOL_METHODS
 from migrate.report.model import ClassInfo, FileResult, Finding
 from migrate.report.names import canonical, display, is_tensorflow
@@ -61,6 +62,10 @@ class HookClass:
     chain: list[str]
     tensorflow_base: str
     methods: list[HookMethod]
+    tensorflow_bases: list[str] = field(default_factory=list)
+    """Every TensorFlow hook class it derives from, through any base (several with multiple inheritance)."""
+    equivalents: list[HookEquivalent] = field(default_factory=list)
+    """The replacement of each built-in hook base that has one."""
     findings: list[Finding] = field(default_factory=list)
     """Findings of the `MethodBody` checks on its own protocol methods (kept because it is a hook)."""
     equivalent: HookEquivalent | None = None
@@ -145,7 +150,24 @@ class ClassIndex:
                 method = info.methods.get(name)
                 if method is not None and name not in seen:
                     seen[name] = HookMethod(name, info.qualname, result.path, method.line, TF1_TO_KERAS[name])
+        for base in self.tensorflow_hook_bases(key):
+            for name in builtin_hook_methods(base):
+                if name not in seen:
+                    seen[name] = HookMethod(name, display(base), "", 0, TF1_TO_KERAS[name])
         return [seen[name] for name in PROTOCOL_METHODS if name in seen]
+
+    def tensorflow_hook_bases(self, key: Key) -> list[str]:
+        """The TensorFlow hook classes a class derives from through any of its bases, in MRO-like order."""
+        found: list[str] = []
+        for _, info in self._ancestry(key):
+            for base in info.bases:
+                target = self.resolve(base) if base else None
+                if isinstance(target, tuple):
+                    target = canonical(f"{target[0]}.{target[1]}") if canonical(f"{target[0]}.{target[1]}") in HOOK_ROOTS else None
+                if isinstance(target, str) and (is_hook_name(target) or target in HOOK_ROOTS) and target not in found:
+                    found.append(target)
+        specific = [name for name in found if name not in HOOK_ROOTS]
+        return specific or found[:1]
 
     def _ancestry(self, key: Key) -> list[tuple[FileResult, ClassInfo]]:
         order: list[tuple[FileResult, ClassInfo]] = []
@@ -180,6 +202,8 @@ def find_hooks(results: list[FileResult], equivalents: dict[str, HookEquivalent]
         if base is None:
             continue
         tensorflow_base, chain = base
+        tensorflow_bases = index.tensorflow_hook_bases(key) or [tensorflow_base]
+        replacements = [equivalents[name.rpartition(".")[2]] for name in tensorflow_bases if name.rpartition(".")[2] in equivalents]
         method_findings = sorted(finding for method in info.methods.values() for finding in method.findings)
         hooks.append(
             HookClass(
@@ -194,6 +218,8 @@ def find_hooks(results: list[FileResult], equivalents: dict[str, HookEquivalent]
                 methods=index.protocol_methods(key),
                 findings=method_findings,
                 equivalent=equivalents.get(tensorflow_base.rpartition(".")[2]),
+                tensorflow_bases=tensorflow_bases,
+                equivalents=list({entry.hook: entry for entry in replacements}.values()),
             )
         )
     return sorted(hooks, key=lambda hook: (hook.path, hook.cell or 0, hook.line, hook.qualname))

@@ -1,7 +1,8 @@
 """Jupyter notebooks as Python source: code cells joined, magics blanked out.
 
 Each code cell is parsed on its own first; a cell that is not Python (after
-blanking IPython magics, `!shell` lines and `?` help) is left out with a note
+blanking IPython magics, `!shell` lines with their `\\` continuation lines and
+`?` help, each replaced by `pass` so line numbers stay) is left out with a note
 instead of failing the notebook. The remaining cells are joined into one
 source so imports in one cell resolve names in the next, and `positions`
 maps every joined line back to (cell number, line in cell); cells are
@@ -62,10 +63,21 @@ def python_lines(cell_text: str) -> list[str]:
         if not magic or magic[0] not in KEPT_CELL_MAGICS:
             return ["pass"] * len(lines)
         lines = ["pass", *lines[1:]]
-    return [_blank(line) for line in lines]
+    blanked = []
+    continued = False
+    for line in lines:
+        if continued:  # the rest of a `!shell \` or `%magic \` line: not Python either
+            blanked.append("pass" if line.strip() else line)
+            continued = line.rstrip().endswith("\\")
+            continue
+        python = _blank(line)
+        continued = python is not line and line.rstrip().endswith("\\")
+        blanked.append(python)
+    return blanked
 
 
 def _blank(line: str) -> str:
+    """`pass` (same indent) for a line of IPython syntax, the line itself otherwise."""
     stripped = line.strip()
     if not stripped:
         return line

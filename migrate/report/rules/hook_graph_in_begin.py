@@ -31,7 +31,6 @@ def on_train_begin(self, logs=None):
 """
 from __future__ import annotations
 
-import ast
 from typing import Iterator
 
 from migrate.report.context import FileContext, MethodBody
@@ -48,11 +47,10 @@ def check(method: MethodBody, context: FileContext) -> Iterator[Message]:
     if method.name != "begin":
         return
     calls = []
-    for node in ast.walk(method.node):
-        if isinstance(node, ast.Call):
-            name = context.tensorflow_name(node.func)
-            if name is not None and not name.startswith(NOT_GRAPH_BUILDING):
-                calls.append((node.lineno, node.col_offset, node, display(name)))
+    for node in method.calls:
+        name = context.tensorflow_name(node.func)
+        if name is not None and not name.startswith(NOT_GRAPH_BUILDING):
+            calls.append((node.lineno, node.col_offset, node, display(name)))
     if not calls:
         return
     calls.sort(key=lambda call: call[:2])

@@ -43,8 +43,8 @@ RULE = Rule(code="TFM204", name="hook-request-stop", effort="rewrite", doc=__doc
 
 @register(RULE, MethodBody)
 def check(method: MethodBody, context: FileContext) -> Iterator[Message]:
-    for node in ast.walk(method.node):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "request_stop":
+    for node in method.calls:
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "request_stop":
             yield node, (
                 f"`{spelled(node.func)}()` in `{method.class_name}.{method.name}` stops the MonitoredSession after this step; "
                 "in the callback set `self.model.stop_training = True` (checked after `on_train_batch_end`)"

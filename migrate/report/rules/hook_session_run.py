@@ -89,15 +89,16 @@ def _is_session(node: ast.AST, given: tuple[str | None, str | None], attributes:
 
 @register(RULE, MethodBody)
 def check(method: MethodBody, context: FileContext) -> Iterator[Message]:
+    runs = [node for node in method.calls if isinstance(node.func, ast.Attribute) and node.func.attr == "run"]
+    if not runs:
+        return
     given = _given_session(method)
-    attributes = _session_attributes(method.owner)
+    attributes = context.memo(f"hook-session-run:{id(method.owner)}", lambda _: _session_attributes(method.owner))
     local: set[str] = set()
     for node in ast.walk(method.node):
         if isinstance(node, ast.Assign) and _is_session(node.value, given, attributes, context):
             local.update(target.id for target in node.targets if isinstance(target, ast.Name))
-    for node in ast.walk(method.node):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "run"):
-            continue
+    for node in runs:
         receiver = node.func.value
         if _is_session(receiver, given, attributes, context) or (isinstance(receiver, ast.Name) and receiver.id in local):
             yield node, (

@@ -48,16 +48,18 @@ RULE = Rule(code="TFM201", name="session-run-hook-subclass", effort="redesign", 
 
 
 def describe(hook: HookClass) -> str:
-    via = f" (via `{'` → `'.join(hook.chain[:-1])}`)" if len(hook.chain) > 1 else ""
-    base = display(hook.tensorflow_base)
+    chained = len(hook.chain) > 1 and hook.tensorflow_base in (hook.tensorflow_bases or [hook.tensorflow_base])
+    via = f" (via `{'` → `'.join(hook.chain[:-1])}`)" if chained else ""
+    base = "`, `".join(display(name) for name in hook.tensorflow_bases or [hook.tensorflow_base])
     mapping = []
     for method in hook.methods:
         inherited = "" if method.defined_in == hook.qualname else f" (inherited from `{method.defined_in}`)"
         mapping.append(f"`{method.name}`{inherited} → `{method.callback}`")
     methods = "; ".join(mapping) if mapping else "it overrides no protocol method"
     advice = f"rewrite it as a `keras.callbacks.Callback`: {methods}"
-    if hook.equivalent is not None and hook.equivalent.callback:
-        advice += f"; start from `{hook.equivalent.callback}` in {hook.equivalent.path}"
+    starts = [f"`{entry.callback}` in {entry.path}" for entry in hook.equivalents or [hook.equivalent] if entry is not None and entry.callback]
+    if starts:
+        advice += f"; start from {' and '.join(dict.fromkeys(starts))}"
     return f"`{hook.name}` subclasses `{base}`{via} and runs only inside a MonitoredSession; {advice}"
 
 

@@ -184,3 +184,29 @@ def test_without_hook_map_advice_is_generic(write, run_scan) -> None:
     path = write("train.py", "import tensorflow as tf\nh = tf.train.StopAtStepHook(last_step=3)\n")
     (finding,) = run_scan(path).findings
     assert "no callback in modern/callbacks answers it yet" in finding.message
+
+
+def test_every_hook_base_contributes_its_methods(write, run_scan) -> None:
+    path = write(
+        "hooks.py",
+        """
+        import tensorflow as tf
+
+        class TrainingHook(tf.train.SessionRunHook):
+            def after_run(self, run_context, run_values):
+                pass
+
+        class Waiter(TrainingHook, tf.train.GlobalStepWaiterHook):
+            def end(self, session):
+                pass
+        """,
+    )
+    report = run_scan(path)
+    waiter = next(hook for hook in report.hooks if hook.name == "Waiter")
+    assert waiter.tensorflow_bases == ["tensorflow.train.GlobalStepWaiterHook"]
+    assert [(method.name, method.defined_in) for method in waiter.methods] == [
+        ("begin", "tf.train.GlobalStepWaiterHook"), ("before_run", "tf.train.GlobalStepWaiterHook"),
+        ("after_run", "TrainingHook"), ("end", "Waiter"),
+    ]
+    (finding,) = [finding for finding in report.findings if finding.code == "TFM201" and finding.line == 8]
+    assert "`begin` (inherited from `tf.train.GlobalStepWaiterHook`) → `on_train_begin`" in finding.message

@@ -32,6 +32,19 @@ def test_findings_carry_cell_and_line(write, run_scan) -> None:
     assert report.findings[0].where == "cell 3, line 2"
 
 
+def test_shell_line_continuations_are_blanked_keeping_line_numbers(write, run_scan) -> None:
+    path = write(
+        "setup.ipynb",
+        notebook(
+            ("code", "import tensorflow as tf\n!pip install tensorflow==1.15 \\\n    tensorflow-datasets \\\n    absl-py\nsess = tf.Session()"),
+            ("code", "%time total = 1 + \\\n  2\nx = tf.placeholder(tf.float32)"),
+        ),
+    )
+    report = run_scan(path)
+    assert report.notes == []
+    assert [(finding.cell, finding.line, finding.code) for finding in report.findings] == [(1, 5, "TFM303"), (2, 3, "TFM301")]
+
+
 def test_broken_cell_is_left_out_with_a_note(write, run_scan) -> None:
     path = write(
         "mixed.ipynb",
