@@ -25,6 +25,7 @@ from migrate.report.classes import COMPOUND_STATEMENTS, PROTOCOL_METHODS, iter_c
 from migrate.report.context import FileContext, MethodBody, Reference
 from migrate.report.model import ClassInfo, FileResult, Finding, MethodInfo
 from migrate.report.names import canonical, is_tensorflow
+from migrate.report.phases import MENTION, hook_passes
 from migrate.report.registry import CHECKS, load_rules
 from migrate.report.sources import DEFAULT_MAX_BYTES, SkipFile, SourceFile, module_names, read_source
 
@@ -145,6 +146,9 @@ def analyse_tree(
         _fold_uses(result, flagged, produced, uses)
     if has_classes:
         result.classes = _class_infos(tree, context, result.module, locate, result.path)
+    if MENTION.search(text):
+        top_level = {node.name for node in tree.body if isinstance(node, ast.ClassDef)}
+        result.hook_passes = hook_passes(tree, lambda node: _qualified_class(node, aliases, result.module, top_level))
     if "migrate:" in text:
         result.suppressions = _suppressions(text, locate)
 
@@ -405,6 +409,17 @@ def _class_infos(tree: ast.Module, context: FileContext, module: str, locate: Lo
         cell, line = locate(node.lineno)
         infos.append(ClassInfo(qualname, line, node.col_offset, cell, bases, texts, _methods(node, context, locate, path)))
     return infos
+
+
+def _qualified_class(node: ast.AST, aliases: AliasTable, module: str, top_level: set[str]) -> str | None:
+    """The dotted name a called class stands for: imported, or defined at the top of this file."""
+    qualified = aliases.qualified(node)
+    if qualified is not None:
+        return qualified
+    parts = dotted_parts(node)
+    if parts and parts[0] in top_level:
+        return ".".join([module, *parts]) if module else ".".join(parts)
+    return None
 
 
 def _methods(node: ast.ClassDef, context: FileContext, locate: Locator, path: str) -> dict[str, MethodInfo]:

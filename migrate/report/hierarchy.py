@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from migrate.core.hook_map import HookEquivalent
-from migrate.core.protocol import KERAS_TO_TF1
+from migrate.core.protocol import KERAS_TO_TF1, PHASES
 from migrate.report.api_tree import builtin_hook_methods
 from migrate.report.classes import PROTOCOL_METHODS
 from migrate.report.model import ClassInfo, FileResult, Finding
 from migrate.report.names import canonical, display, is_tensorflow
+from migrate.report.phases import method_text
 
 HOOK_ROOTS = frozenset({"tensorflow.train.SessionRunHook", "tensorflow.estimator.SessionRunHook"})
 
@@ -69,6 +70,10 @@ class HookClass:
     findings: list[Finding] = field(default_factory=list)
     """Findings of the `MethodBody` checks on its own protocol methods (kept because it is a hook)."""
     equivalent: HookEquivalent | None = None
+    phases: tuple[str, ...] = ()
+    """Where the code passes instances (`migrate.report.phases`); empty when unknown."""
+    ancestry: list[tuple[str, str, str]] = field(default_factory=list)
+    """(path, module, qualname) of the class and its in-repo bases, MRO-like (own first)."""
 
     @property
     def name(self) -> str:
@@ -77,6 +82,15 @@ class HookClass:
     @property
     def full_name(self) -> str:
         return f"{self.module}.{self.qualname}" if self.module else self.qualname
+
+    @property
+    def phase_text(self) -> str:
+        """`evaluate, predict`, or `unknown (train assumed)` when the code never passes the hook anywhere we see."""
+        return ", ".join(self.phases) if self.phases else "unknown (train assumed)"
+
+    def keras_method(self, method: HookMethod) -> str:
+        """What `method` becomes in the phases the hook runs in: `on_test_begin / on_predict_begin`."""
+        return method_text(method.name, self.phases)
 
 
 Key = tuple[str, str]
@@ -189,6 +203,16 @@ class ClassIndex:
         return order
 
 
+def _phases_by_class(index: ClassIndex, results: list[FileResult]) -> dict[Key, set[str]]:
+    found: dict[Key, set[str]] = {}
+    for result in results:
+        for name, phase in result.hook_passes:
+            key = index.resolve(name)
+            if isinstance(key, tuple):
+                found.setdefault(key, set()).add(phase)
+    return found
+
+
 def is_hook_name(name: str) -> bool:
     return name.startswith("tensorflow.") and name.rpartition(".")[2].endswith("Hook")
 
@@ -196,6 +220,7 @@ def is_hook_name(name: str) -> bool:
 def find_hooks(results: list[FileResult], equivalents: dict[str, HookEquivalent]) -> list[HookClass]:
     """Every SessionRunHook subclass in `results`, sorted by file and line."""
     index = ClassIndex(results)
+    phases = _phases_by_class(index, results)
     hooks = []
     for key, (result, info) in index.classes.items():
         base = index.hook_base(key)
@@ -220,6 +245,8 @@ def find_hooks(results: list[FileResult], equivalents: dict[str, HookEquivalent]
                 equivalent=equivalents.get(tensorflow_base.rpartition(".")[2]),
                 tensorflow_bases=tensorflow_bases,
                 equivalents=list({entry.hook: entry for entry in replacements}.values()),
+                phases=tuple(phase for phase in PHASES if phase in phases.get(key, ())),
+                ancestry=[(owner.path, owner.module, base.qualname) for owner, base in index._ancestry(key)],
             )
         )
     return sorted(hooks, key=lambda hook: (hook.path, hook.cell or 0, hook.line, hook.qualname))

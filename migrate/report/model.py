@@ -60,5 +60,7 @@ class FileResult:
     classes: list[ClassInfo] = field(default_factory=list)
     exports: dict[str, str] = field(default_factory=dict)
     suppressions: dict[tuple[int | None, int], frozenset[str] | None] = field(default_factory=dict)
+    hook_passes: list[tuple[str, str]] = field(default_factory=list)
+    """(qualified class name, phase) for each class passed as a hook: `migrate.report.phases`."""
     notes: list[str] = field(default_factory=list)
     lines: int = 0

@@ -49,8 +49,15 @@ def as_dict(report: Report) -> dict:
                 "class": hook.qualname,
                 "tensorflow_base": hook.tensorflow_base,
                 "chain": hook.chain,
+                "phases": list(hook.phases),
                 "methods": [
-                    {"name": method.name, "defined_in": method.defined_in, "callback": method.callback, "callbacks": list(method.callbacks)}
+                    {
+                        "name": method.name,
+                        "defined_in": method.defined_in,
+                        "callback": hook.keras_method(method).partition(" / ")[0],
+                        "phase_callbacks": hook.keras_method(method).split(" / "),
+                        "callbacks": list(method.callbacks),
+                    }
                     for method in hook.methods
                 ],
                 "equivalent": None if hook.equivalent is None else {"callback": hook.equivalent.callback, "path": hook.equivalent.path},

@@ -41,13 +41,13 @@ def render(report: Report) -> str:
             out += [f"| {finding.where} | `{finding.code}` | {_cell(finding.message)} |" for finding in findings]
             out.append("")
     if report.hooks:
-        out += ["## SessionRunHook subclasses", "", "| class | where | derives from | methods → callback |", "|---|---|---|---|"]
+        out += ["## SessionRunHook subclasses", "", "| class | where | derives from | phase | methods → callback |", "|---|---|---|---|---|"]
         for hook in report.hooks:
             methods = "<br>".join(
-                f"`{method.name}` → `{method.callback}`" + ("" if method.defined_in == hook.qualname else f" (from `{method.defined_in}`)")
+                f"`{method.name}` → `{hook.keras_method(method)}`" + ("" if method.defined_in == hook.qualname else f" (from `{method.defined_in}`)")
                 for method in hook.methods
             ) or "—"
-            out.append(f"| `{hook.full_name}` | {hook.path}:{hook.line} | {' ← '.join(f'`{name}`' for name in hook.chain)} | {methods} |")
+            out.append(f"| `{hook.full_name}` | {hook.path}:{hook.line} | {' ← '.join(f'`{name}`' for name in hook.chain)} | {hook.phase_text} | {methods} |")
         out.append("")
     if report.skipped:
         out += ["## Skipped files", "", "| reason | files |", "|---|---|"]

@@ -27,9 +27,10 @@ def render(report: Report) -> str:
         for hook in report.hooks:
             where = f"{hook.path}:cell {hook.cell}:{hook.line}" if hook.cell is not None else f"{hook.path}:{hook.line}"
             lines.append(f"  {hook.full_name} ({where}) ← {' ← '.join(hook.chain)}")
+            lines.append(f"    phase: {hook.phase_text}")
             for method in hook.methods:
                 origin = "" if method.defined_in == hook.qualname else f" (inherited from {method.defined_in})"
-                lines.append(f"    {method.name}{origin} → {method.callback}")
+                lines.append(f"    {method.name}{origin} → {hook.keras_method(method)}")
             if hook.equivalent is not None and hook.equivalent.callback:
                 lines.append(f"    start from {hook.equivalent.callback} in {hook.equivalent.path}")
         lines.append("")

@@ -39,3 +39,16 @@ def test_report_runs_where_tensorflow_cannot_be_imported(write, tmp_path: Path) 
     assert completed.returncode == 1, completed.stderr
     data = json.loads(completed.stdout)
     assert sorted(finding["code"] for finding in data["findings"]) == ["TFM201", "TFM301"]
+    assert [hook["class"] for hook in data["hooks"]] == ["H"] and data["hooks"][0]["phases"] == []
+
+
+def test_scaffold_runs_where_tensorflow_cannot_be_imported(write, tmp_path: Path) -> None:
+    for name in ("tensorflow", "tensorflow_estimator", "numpy", "keras"):
+        write(f"stubs/{name}/__init__.py", f"raise ImportError('{name} is deliberately unavailable in this test')\n")
+    write("code/train.py", "import tensorflow as tf\nclass H(tf.train.SessionRunHook):\n  def end(self, session):\n    print(session)\n")
+    completed = subprocess.run(
+        [sys.executable, "-c", WRAPPER, str(tmp_path / "stubs"), "scaffold", str(tmp_path / "code"), "-o", str(tmp_path / "out")],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert "def on_train_end(self, logs=None):" in (tmp_path / "out" / "h_callback.py").read_text()

@@ -13,8 +13,27 @@ def test_json_round_trips_with_summary_findings_hooks_and_skips(sample_report) -
     assert (notebook["cell"], notebook["line"], notebook["code"], notebook["name"]) == (1, 2, "TFM301", "placeholder")
     assert notebook["modern_equivalent"] == "modern/pipeline.py"
     (hook,) = data["hooks"]
-    assert hook["class"] == "StopHook" and hook["methods"] == [
-        {"name": "after_run", "defined_in": "StopHook", "callback": "on_train_batch_end",
+    assert hook["class"] == "StopHook" and hook["phases"] == [] and hook["methods"] == [
+        {"name": "after_run", "defined_in": "StopHook", "callback": "on_train_batch_end", "phase_callbacks": ["on_train_batch_end"],
          "callbacks": ["on_train_batch_end", "on_test_batch_end", "on_predict_batch_end"]},
     ]
     assert data["skipped"][0]["reason"].startswith("Python 2 source")
+
+
+def test_hook_entries_name_the_phase_the_code_runs_them_in(write, run_scan) -> None:
+    path = write(
+        "evaluation.py",
+        """
+        import tensorflow as tf
+
+        class CountHook(tf.estimator.SessionRunHook):
+            def after_run(self, run_context, run_values):
+                pass
+
+        def main(estimator, input_fn):
+            estimator.evaluate(input_fn, hooks=[CountHook()])
+            estimator.predict(input_fn, hooks=[CountHook()])
+        """,
+    )
+    (hook,) = json.loads(render(run_scan(path)))["hooks"]
+    assert (hook["phases"], hook["methods"][0]["phase_callbacks"]) == (["evaluate", "predict"], ["on_test_batch_end", "on_predict_batch_end"])

@@ -1,0 +1,142 @@
+"""Which phase a hook runs in, and what its methods become there.
+
+A SessionRunHook runs wherever the code passes it: `train(hooks=…)`,
+`evaluate(hooks=…)`, `predict(hooks=…)`, `EstimatorSpec(training_hooks=…,
+evaluation_hooks=…, prediction_hooks=…)`, `TrainSpec`/`EvalSpec(hooks=…)`,
+`MonitoredTrainingSession(hooks=…)`, or `MonitoredSession(hooks=…)` inside a
+function named for the phase (an inference loop: `predict_*`, `infer*`). The
+Keras twin of each method follows the phase: `begin` is `on_train_begin`
+for training, `on_test_begin` for evaluation, `on_predict_begin` for
+prediction (`migrate.core.protocol.KERAS_TO_TF1`). When the code never passes the
+hook anywhere we can see, the phase is unknown and the scaffold says so.
+"""
+from __future__ import annotations
+
+import ast
+import re
+
+from migrate.core.protocol import KERAS_TO_TF1, PHASES
+from migrate.report.aliases import dotted_parts
+
+KERAS_PREFIX = {"train": "on_train_", "evaluate": "on_test_", "predict": "on_predict_"}
+KEYWORD_PHASES = {
+    "training_hooks": "train", "training_chief_hooks": "train", "chief_only_hooks": "train",
+    "evaluation_hooks": "evaluate", "prediction_hooks": "predict",
+}
+"""Keywords that name their phase whatever the call."""
+CALL_PHASES = {
+    "train": "train", "fit": "train", "TrainSpec": "train", "MonitoredTrainingSession": "train",
+    "evaluate": "evaluate", "EvalSpec": "evaluate",
+    "predict": "predict",
+}
+"""Last name of the called function → the phase of its `hooks=`."""
+SESSION_CALLS = frozenset({"MonitoredSession", "SingularMonitoredSession"})
+FUNCTION_PHASES = (
+    (re.compile(r"predict|infer|serv", re.IGNORECASE), "predict"),
+    (re.compile(r"eval|valid|test", re.IGNORECASE), "evaluate"),
+    (re.compile(r"train|fit", re.IGNORECASE), "train"),
+)
+"""A MonitoredSession's phase from the name of the function that runs it."""
+MENTION = re.compile(r"hooks\s*=")
+
+
+def keras_method(tf1_method: str, phase: str) -> str:
+    """`("begin", "evaluate")` → "on_test_begin"; the first Keras method standing for it in that phase."""
+    return next(keras for keras, tf1 in KERAS_TO_TF1.items() if keras.startswith(KERAS_PREFIX[phase]) and tf1_method in tf1)
+
+
+def method_text(tf1_method: str, phases: tuple[str, ...]) -> str:
+    """`"on_test_begin / on_predict_begin"`: the Keras methods a hook method becomes in its phases."""
+    return " / ".join(keras_method(tf1_method, phase) for phase in (phases or ("train",)))
+
+
+def hook_passes(tree: ast.Module, qualify) -> list[tuple[str, str]]:
+    """(qualified class name, phase) for every class instantiated into a phase's hook list.
+
+    `qualify(node)` turns a called name into its qualified dotted name (or None).
+    Hook lists built in a variable (`hooks = [...]`, `hooks.append(...)`) are
+    followed within the same function.
+    """
+    found: list[tuple[str, str]] = []
+    for scope, function_name in _scopes(tree):
+        built = _lists_built(scope)
+        for node in _walk_scope(scope):
+            if not isinstance(node, ast.Call):
+                continue
+            for keyword in node.keywords:
+                phase = _phase(node, keyword.arg, function_name)
+                if phase is None:
+                    continue
+                for called in _instantiated(keyword.value, built, set()):
+                    name = qualify(called)
+                    if name is not None:
+                        found.append((name, phase))
+    return sorted(set(found))
+
+
+def _phase(call: ast.Call, keyword: str | None, function_name: str) -> str | None:
+    if keyword in KEYWORD_PHASES:
+        return KEYWORD_PHASES[keyword]
+    if keyword != "hooks":
+        return None
+    parts = dotted_parts(call.func)
+    called = parts[-1] if parts else ""
+    if called in CALL_PHASES:
+        return CALL_PHASES[called]
+    if called in SESSION_CALLS:
+        return next((phase for pattern, phase in FUNCTION_PHASES if pattern.search(function_name)), None)
+    return None
+
+
+def _instantiated(node: ast.AST, built: dict[str, list[ast.AST]], seen: set[str]) -> list[ast.AST]:
+    """The called names of the calls in a hook-list expression, following variables."""
+    called = []
+    for child in ast.walk(node):
+        if isinstance(child, ast.Call):
+            called.append(child.func)
+        elif isinstance(child, ast.Name) and child.id in built and child.id not in seen:
+            seen.add(child.id)
+            for value in built[child.id]:
+                called += _instantiated(value, built, seen)
+    return called
+
+
+def _lists_built(scope: ast.AST) -> dict[str, list[ast.AST]]:
+    """Variable → the expressions put into it (`x = …`, `x += …`, `x.append/extend/insert(…)`)."""
+    built: dict[str, list[ast.AST]] = {}
+    for node in _walk_scope(scope):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    built.setdefault(target.id, []).append(node.value)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name) and node.value is not None:
+            built.setdefault(node.target.id, []).append(node.value)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("append", "extend", "insert")
+            and isinstance(node.func.value, ast.Name)
+        ):
+            built.setdefault(node.func.value.id, []).extend(node.args)
+    return built
+
+
+def _scopes(tree: ast.Module):
+    """(scope node, enclosing function name) for the module and every function."""
+    yield tree, ""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield node, node.name
+
+
+def _walk_scope(scope: ast.AST):
+    """The nodes of one scope, nested functions excluded (they are scopes of their own)."""
+    pending = list(scope.body)
+    while pending:
+        node = pending.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                pending.append(child)
+
+

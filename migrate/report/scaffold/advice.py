@@ -1,0 +1,130 @@
+"""The `# TODO(migrate): …` lines: which statements of a moved body cannot work in Keras, and why.
+
+A statement gets a TODO when it uses the session, the graph,
+`run_context`/`run_values`/`SessionRunArgs`, returns a value Keras ignores,
+or reads a global name the scaffold could not import. Each reason says what
+to do instead; `reasons()` maps a statement's line to its reasons.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from migrate.report.aliases import AliasTable, dotted_parts
+from migrate.report.names import display
+
+TODO = "# TODO(migrate): "
+PARAMETER_ADVICE = {
+    "run_context": "no run_context in Keras: request_stop() → `self.model.stop_training = True`",
+    "run_values": "no run_values: read the value from `logs` (have train_step return it)",
+    "session": "no session in TF2: read values eagerly (`variable.numpy()`)",
+    "coord": "no coordinator in Keras: drop it",
+}
+GRAPH_CALLS = frozenset({"get_default_graph", "get_collection", "add_to_collection", "get_tensor_by_name", "get_operation_by_name", "graph"})
+SESSION_ADVICE = "session.run: there is no session; compute the value eagerly or return it from train_step into logs"
+GRAPH_ADVICE = "graph building: TF2 has no graph to extend; create state in __init__/set_model, compute eagerly"
+ARGS_ADVICE = "SessionRunArgs: Keras cannot add fetches/feeds; return the values from train_step into logs"
+RETURN_ADVICE = "Keras ignores callback return values (and an early return skips code moved below)"
+
+
+def undefined_advice(name: str, origins: list[str]) -> str:
+    where = " or ".join(dict.fromkeys(origins)) or "the hook's file"
+    return f"`{name}` is not defined here and could not be imported from {where}: import or define it"
+
+
+@dataclass
+class Segment:
+    """Consecutive top-level statements of a generated method that come from one TF1 method."""
+
+    statements: int
+    method: str
+    module: str
+    parameters: frozenset[str]
+    aliases: AliasTable
+    several: bool = False
+
+
+def reasons(function: ast.FunctionDef, segments: list[Segment], undefined: dict[str, list[int]]) -> dict[int, list[str]]:
+    """Line of a statement → its TODO reasons, for one generated method (lines of the generated file)."""
+    found: dict[int, list[str]] = {}
+    body = list(function.body)
+    if body and _is_docstring(body[0]):
+        body = body[1:]
+    position = 0
+    for segment in segments:
+        for statement in body[position: position + segment.statements]:
+            _visit(statement, statement, segment, found)
+        position += segment.statements
+    parameters = frozenset().union(*(segment.parameters for segment in segments)) if segments else frozenset()
+    ranges = _statement_ranges(function)
+    for name, lines in undefined.items():
+        if name in parameters:
+            continue
+        for line in lines:
+            statement = _innermost(ranges, line)
+            if statement is not None:
+                origins = [f"`{segment.module}`" for segment in segments if segment.module]
+                found.setdefault(_first_line(statement), []).append(undefined_advice(name, origins))
+    return found
+
+
+def _visit(node: ast.AST, statement: ast.stmt, segment: Segment, found: dict[int, list[str]]) -> None:
+    if isinstance(node, ast.stmt):
+        statement = node
+        if isinstance(node, ast.Return) and (node.value is not None or segment.several):
+            found.setdefault(_first_line(node), []).append(RETURN_ADVICE)
+    reason = _reason(node, segment)
+    if reason:
+        found.setdefault(_first_line(statement), []).append(reason)
+    for child in ast.iter_child_nodes(node):
+        if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            _visit(child, statement, segment, found)
+
+
+def _reason(node: ast.AST, segment: Segment) -> str | None:
+    if isinstance(node, ast.Name) and node.id in segment.parameters:
+        return PARAMETER_ADVICE.get(node.id, f"`{node.id}` was a SessionRunHook argument; Keras does not pass it")
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        receiver = ".".join(dotted_parts(node.func.value) or [])
+        if node.func.attr == "run" and "sess" in receiver.lower():
+            return SESSION_ADVICE
+    if isinstance(node, ast.Attribute) and node.attr in GRAPH_CALLS:
+        return GRAPH_ADVICE
+    if isinstance(node, ast.Call):
+        name = segment.aliases.tensorflow_name(node.func)
+        if name is not None:
+            if name.endswith("SessionRunArgs"):
+                return ARGS_ADVICE
+            if segment.method == "begin" and not name.startswith("tensorflow.logging"):
+                return f"{GRAPH_ADVICE} (`{display(name)}`)"
+    return None
+
+
+def _statement_ranges(function: ast.FunctionDef) -> list[ast.stmt]:
+    return [node for node in ast.walk(function) if isinstance(node, ast.stmt) and node is not function]
+
+
+def _innermost(statements: list[ast.stmt], line: int) -> ast.stmt | None:
+    containing = [node for node in statements if node.lineno <= line <= (node.end_lineno or node.lineno)]
+    return min(containing, key=lambda node: (node.end_lineno or node.lineno) - node.lineno, default=None)
+
+
+def _first_line(statement: ast.stmt) -> int:
+    decorators = getattr(statement, "decorator_list", None) or []
+    return min([statement.lineno, *(decorator.lineno for decorator in decorators)])
+
+
+def _is_docstring(statement: ast.stmt) -> bool:
+    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant) and isinstance(statement.value.value, str)
+
+
+def insert_todos(code: str, found: dict[int, list[str]]) -> str:
+    """`code` with a TODO comment line above each line in `found`, indented like that line."""
+    lines = code.splitlines()
+    out = []
+    for number, line in enumerate(lines, 1):
+        if number in found:
+            indent = line[: len(line) - len(line.lstrip())]
+            out.append(f"{indent}{TODO}{'; '.join(dict.fromkeys(found[number]))}")
+        out.append(line)
+    return "\n".join(out) + "\n"

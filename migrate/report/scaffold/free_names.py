@@ -1,0 +1,101 @@
+"""Global names a piece of code uses but does not define: what an import must bring.
+
+Python's own scope analysis (`symtable`) decides which names are global in
+each scope; `ast` gives the lines they are used on. Used twice: by the
+scaffold, to carry the imports a moved method body needs (and mark what it
+cannot resolve), and by the tests, to check a scaffold has no undefined name
+outside the lines marked TODO.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import symtable
+
+BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__spec__", "__loader__", "__package__", "__builtins__"}
+_SCOPES = {
+    ast.FunctionDef: None, ast.AsyncFunctionDef: None, ast.ClassDef: None, ast.Lambda: "lambda",
+    ast.ListComp: "listcomp", ast.SetComp: "setcomp", ast.DictComp: "dictcomp", ast.GeneratorExp: "genexpr",
+}
+
+
+def undefined_names(code: str) -> dict[str, list[int]]:
+    """Name → the lines it is read on, for every global name neither bound in `code` nor a builtin."""
+    tree = ast.parse(code)
+    module = symtable.symtable(code, "<scaffold>", "exec")
+    bound = {
+        symbol.get_name()
+        for symbol in module.get_symbols()
+        if symbol.is_assigned() or symbol.is_imported() or symbol.is_namespace()
+    } | _declared_global_assignments(tree)
+    found: dict[str, list[int]] = {}
+    _scan(tree, module, bound, found)
+    return {name: sorted(set(lines)) for name, lines in sorted(found.items())}
+
+
+def _scan(scope_node: ast.AST, table: symtable.SymbolTable, bound: set[str], found: dict[str, list[int]]) -> None:
+    children: dict[tuple[str, int], list[symtable.SymbolTable]] = {}
+    for child in table.get_children():
+        children.setdefault((child.get_name(), child.get_lineno()), []).append(child)
+    pending = list(_own_nodes(scope_node))
+    while pending:
+        node = pending.pop()
+        kind = type(node)
+        if kind in _SCOPES:
+            name = _SCOPES[kind] or node.name
+            matches = children.get((name, node.lineno))
+            pending.extend(_outer_parts(node))
+            if matches:
+                _scan(node, matches.pop(0), bound, found)
+            continue
+        if kind is ast.Name and isinstance(node.ctx, ast.Load) and _is_global(table, node.id):
+            if node.id not in bound and node.id not in BUILTINS:
+                found.setdefault(node.id, []).append(node.lineno)
+        pending.extend(ast.iter_child_nodes(node))
+
+
+def _own_nodes(scope_node: ast.AST) -> list[ast.AST]:
+    """What runs inside the scope itself (a function's body, not its defaults or decorators)."""
+    if isinstance(scope_node, ast.Module):
+        return list(scope_node.body)
+    if isinstance(scope_node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return list(scope_node.body)
+    if isinstance(scope_node, ast.Lambda):
+        return [scope_node.body]
+    if isinstance(scope_node, ast.DictComp):
+        parts = [scope_node.key, scope_node.value]
+    else:
+        parts = [scope_node.elt]
+    for index, generator in enumerate(scope_node.generators):
+        parts += [generator.target, *generator.ifs]
+        if index:
+            parts.append(generator.iter)
+    return parts
+
+
+def _outer_parts(node: ast.AST) -> list[ast.AST]:
+    """The parts of a scope-creating node evaluated in the enclosing scope."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        arguments = node.args
+        annotations = [arg.annotation for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg] if arg is not None and arg.annotation is not None]
+        return [*node.decorator_list, *arguments.defaults, *(d for d in arguments.kw_defaults if d is not None), *annotations, *([node.returns] if node.returns else [])]
+    if isinstance(node, ast.ClassDef):
+        return [*node.decorator_list, *node.bases, *(keyword.value for keyword in node.keywords)]
+    if isinstance(node, ast.Lambda):
+        return [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
+    return [node.generators[0].iter]
+
+
+def _is_global(table: symtable.SymbolTable, name: str) -> bool:
+    try:
+        symbol = table.lookup(name)
+    except KeyError:
+        return True
+    if table.get_type() == "module":
+        return True
+    return symbol.is_global() or (table.get_type() == "class" and not symbol.is_local() and not symbol.is_free())
+
+
+def _declared_global_assignments(tree: ast.Module) -> set[str]:
+    """Names a function binds at module level through a `global` statement."""
+    return {name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names}

@@ -1,0 +1,121 @@
+"""A hook's source module, read once per scaffold run: its CST, AST, classes and top-level bindings."""
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass
+
+import libcst as cst
+
+from migrate.report.aliases import AliasTable, absolute_module, build_alias_table
+from migrate.report.classes import iter_classes
+from migrate.report.sources import SkipFile, SourceFile, read_source
+
+_NESTED = (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally)
+
+
+@dataclass
+class SourceModule:
+    path: str
+    module: str
+    cst_module: cst.Module
+    ast_classes: dict[str, ast.ClassDef]
+    cst_classes: dict[str, cst.ClassDef]
+    imports: dict[str, str]
+    """Name bound by a top-level import → that import, made absolute, binding only this name."""
+    defined: frozenset[str]
+    """Names a top-level `def`, `class` or assignment binds."""
+    aliases: AliasTable
+
+    def import_for(self, name: str) -> str | None:
+        """The statement that brings `name` into a file beside the scaffold, or None."""
+        if name in self.imports:
+            return self.imports[name]
+        if name in self.defined and self.module and not self.module.startswith("<"):
+            return f"from {self.module} import {name}"
+        return None
+
+
+def load(path: str, module: str) -> SourceModule | None:
+    try:
+        source = SourceFile(os.path.abspath(path), path, os.path.dirname(os.path.abspath(path)))
+        text = read_source(source, max_bytes=1 << 40).text
+        tree = ast.parse(text)
+        cst_module = cst.parse_module(text)
+    except (SkipFile, SyntaxError, ValueError, cst.ParserSyntaxError, RecursionError):
+        return None
+    package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
+    statements = _top_level(tree.body)
+    imports = [node for node in statements if isinstance(node, (ast.Import, ast.ImportFrom))]
+    assignments = [node for node in statements if isinstance(node, (ast.Assign, ast.AnnAssign))]
+    definitions = [node.name for node in statements if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    defined = set(definitions)
+    for node in assignments:
+        for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+            defined.update(element.id for element in ast.walk(target) if isinstance(element, ast.Name))
+    cst_classes: dict[str, cst.ClassDef] = {}
+    _collect_cst_classes(cst_module, "", cst_classes)
+    ast_classes: dict[str, ast.ClassDef] = {}
+    for node, qualname in iter_classes(tree.body):
+        ast_classes.setdefault(qualname, node)
+    return SourceModule(
+        path=path,
+        module=module,
+        cst_module=cst_module,
+        ast_classes=ast_classes,
+        cst_classes=cst_classes,
+        imports=_import_bindings(imports, package),
+        defined=frozenset(defined),
+        aliases=build_alias_table(imports, assignments, definitions, package),
+    )
+
+
+def _top_level(body: list[ast.stmt]) -> list[ast.stmt]:
+    """Module-level statements, including those inside module-level `if`/`try` blocks."""
+    found = []
+    for statement in body:
+        if isinstance(statement, (ast.If, ast.Try)) or type(statement).__name__ == "TryStar":
+            blocks = [statement.body, statement.orelse, getattr(statement, "finalbody", [])]
+            blocks += [handler.body for handler in getattr(statement, "handlers", [])]
+            for block in blocks:
+                found += _top_level(block)
+        else:
+            found.append(statement)
+    return found
+
+
+def _import_bindings(imports: list[ast.Import | ast.ImportFrom], package: str) -> dict[str, str]:
+    bindings: dict[str, str] = {}
+    for node in imports:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    bindings.setdefault(alias.asname, f"import {alias.name} as {alias.asname}")
+                else:
+                    root = alias.name.partition(".")[0]
+                    previous = bindings.get(root)
+                    line = f"import {alias.name}"
+                    bindings[root] = line if previous is None else f"{previous}\n{line}"
+        else:
+            module = absolute_module(node.module, node.level, package)
+            if module is None or module == "__future__":
+                continue
+            for alias in node.names:
+                if alias.name == "*":
+                    continue
+                bound = alias.asname or alias.name
+                suffix = f" as {alias.asname}" if alias.asname else ""
+                bindings.setdefault(bound, f"from {module} import {alias.name}{suffix}")
+    return bindings
+
+
+def _collect_cst_classes(node: cst.CSTNode, prefix: str, found: dict[str, cst.ClassDef]) -> None:
+    for child in node.children:
+        if isinstance(child, cst.ClassDef):
+            qualname = f"{prefix}{child.name.value}"
+            found.setdefault(qualname, child)
+            _collect_cst_classes(child.body, f"{qualname}.", found)
+        elif isinstance(child, cst.FunctionDef):
+            _collect_cst_classes(child.body, f"{prefix}{child.name.value}.<locals>.", found)
+        elif isinstance(child, _NESTED):
+            _collect_cst_classes(child, prefix, found)

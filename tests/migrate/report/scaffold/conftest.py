@@ -1,0 +1,116 @@
+"""What every scaffold must satisfy (issue 14), as fixtures: `scaffold_problems` and `runnable_part`."""
+from __future__ import annotations
+
+import ast
+from typing import Callable
+
+import pytest
+
+from migrate.report.scaffold.free_names import undefined_names
+from migrate.report.scaffold.keras_names import CALLBACK_OWNED
+from migrate.core.protocol import KERAS_TO_TF1
+
+TODO = "# TODO(migrate):"
+
+
+def todo_marked_lines(source: str) -> set[int]:
+    """Lines of the statements that carry a TODO comment block directly above them."""
+    lines = source.splitlines()
+    marked = set()
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.stmt):
+            continue
+        first = min([node.lineno, *(decorator.lineno for decorator in getattr(node, "decorator_list", []))])
+        above = first - 2
+        while above >= 0 and lines[above].lstrip().startswith("#"):
+            if lines[above].lstrip().startswith(TODO):
+                body_start = node.body[0].lineno if hasattr(node, "body") and isinstance(node.body, list) and node.body else None
+                last = (body_start - 1) if body_start and body_start > node.lineno else node.end_lineno
+                marked.update(range(first, last + 1))
+                break
+            above -= 1
+    return marked
+
+
+def problems(source: str) -> list[str]:
+    """Why a scaffold breaks the acceptance criteria; empty when it meets them."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as error:
+        return [f"does not parse: {error}"]
+    found = []
+    marked = todo_marked_lines(source)
+    for name, lines in undefined_names(source).items():
+        unmarked = [line for line in lines if line not in marked]
+        if unmarked:
+            found.append(f"undefined name {name!r} on line(s) {unmarked} without a TODO")
+    phase_methods = set(KERAS_TO_TF1)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "__init__":
+            receiver = node.func.value
+            if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and receiver.func.id == "super":
+                if node.args or node.keywords:
+                    found.append(f"line {node.lineno}: arguments passed to keras.callbacks.Callback.__init__")
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name):
+            if node.value.id == "self" and node.attr in CALLBACK_OWNED:
+                found.append(f"line {node.lineno}: assigns self.{node.attr}, which keras.callbacks.Callback owns")
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                names = [item.name] if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) else [
+                    target.id for target in getattr(item, "targets", [getattr(item, "target", None)]) if isinstance(target, ast.Name)
+                ]
+                for name in names:
+                    if name in CALLBACK_OWNED and name not in phase_methods:
+                        found.append(f"line {item.lineno}: class defines {name}, which keras.callbacks.Callback owns")
+    return found
+
+
+def runnable_part(source: str) -> tuple[str, list[str]]:
+    """The scaffold without its methods that contain a TODO; and the names of the methods kept."""
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    marked = todo_marked_lines(source)
+    kept = []
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        body = []
+        for item in node.body:
+            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                span = range(item.lineno - 1, item.end_lineno + 1)
+                text = "\n".join(lines[item.lineno - 1: item.end_lineno])
+                if TODO in text or any(line in marked for line in span):
+                    continue
+                kept.append(item.name)
+            body.append(item)
+        node.body = body or [ast.Pass()]
+    return ast.unparse(tree), kept
+
+
+@pytest.fixture
+def scaffold_problems() -> Callable[[str], list[str]]:
+    return problems
+
+
+@pytest.fixture
+def without_todo_methods() -> Callable[[str], tuple[str, list[str]]]:
+    return runnable_part
+
+
+@pytest.fixture
+def scaffold_of(write, run_scan, tmp_path):
+    """scaffold_of({"proj/hooks.py": source, ...}, "x_callback.py") → that scaffold after its module docstring."""
+
+    def make(files: dict[str, str], output: str) -> str:
+        write("proj/__init__.py", "")
+        for relative, source in files.items():
+            write(relative, source)
+        from migrate.report.scaffold import emit_callbacks
+
+        written = emit_callbacks(run_scan(tmp_path / "proj").hooks, tmp_path / "out")
+        (path,) = [path for path in written if path.name == output]
+        text = path.read_text()
+        return text[text.index('"""\n', 3) + 4:]
+
+    return make
