@@ -254,6 +254,8 @@ PARAMS: dict[str, Any] = {
     "adam_epsilon": 1e-8,
 }
 """SGD's rate is small because the loss is a SUM over the batch of 32, not a mean."""
+LEARNING_RATES = {"sgd": 0.002, "adam": 0.01, "adagrad": 0.05}
+"""The rate `migrate parity --optimizer NAME` trains with (Adagrad 0.05: the canned default)."""
 
 
 def model_fn(features, labels, mode, params, config=None):
@@ -287,13 +289,16 @@ def eval_dataset(params):
     return _dataset("eval", int(params["batch_size"]), repeat=False)
 
 
-def variable_map(params) -> dict[str, str]:
-    """Canned variable names → Keras weight paths (names differ: ``dnn/`` scope, ``embedding_weights``)."""
-    mapping = {"dnn/input_from_feature_columns/input_layer/island_embedding/embedding_weights":
-               "island_embedding/embeddings"}
-    for index in range(len(params["hidden_units"])):
-        mapping[f"dnn/hiddenlayer_{index}/kernel"] = f"hiddenlayer_{index}/kernel"
-        mapping[f"dnn/hiddenlayer_{index}/bias"] = f"hiddenlayer_{index}/bias"
-    mapping["dnn/logits/kernel"] = "logits/kernel"
-    mapping["dnn/logits/bias"] = "logits/bias"
-    return mapping
+_KERAS_WEIGHTS = {
+    "dnn/input_from_feature_columns/input_layer/island_embedding/embedding_weights": "island_embedding/embeddings",
+    **{f"dnn/hiddenlayer_{index}/{kind}": f"hiddenlayer_{index}/{kind}"
+       for index in range(len(PARAMS["hidden_units"])) for kind in ("kernel", "bias")},
+    "dnn/logits/kernel": "logits/kernel",
+    "dnn/logits/bias": "logits/bias",
+}
+
+
+def variable_map(tf1_name: str) -> str | None:
+    """Canned variable → Keras weight: the ``dnn/`` scope and the single-partition suffix ``/part_0`` dropped."""
+    name = tf1_name.split(":")[0].removesuffix("/part_0")
+    return _KERAS_WEIGHTS.get(name)

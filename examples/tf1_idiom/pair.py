@@ -49,9 +49,22 @@ def _split(params: Mapping[str, Any], training: bool) -> tuple[np.ndarray, np.nd
 
 
 def _dataset(params: Mapping[str, Any], training: bool) -> tf.data.Dataset:
+    """Batches gathered by index, in file order: no image array is embedded in the TF1 graph."""
     images, labels = _split(params, training)
-    dataset = tf.data.Dataset.from_tensor_slices((images, labels))
-    return dataset.repeat().batch(int(params["batch_size"])) if training else dataset.batch(int(params["batch_size"]))
+
+    def gather(batch_indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return images[batch_indices], labels[batch_indices]
+
+    def load(batch_indices: tf.Tensor) -> tuple[tf.Tensor, tf.Tensor]:
+        x, y = tf.numpy_function(gather, [batch_indices], (tf.uint8, tf.int32))
+        x.set_shape([None, ROWS, PIXELS])
+        y.set_shape([None])
+        return x, y
+
+    indices = tf.data.Dataset.range(len(labels))
+    if training:
+        indices = indices.repeat()
+    return indices.batch(int(params["batch_size"])).map(load)
 
 
 # --- the legacy side: TF1 idiom -----------------------------------------------
@@ -70,7 +83,7 @@ def tf1_optimizer(params: Mapping[str, Any]) -> tf.compat.v1.train.Optimizer:
 
 def _glorot(params: Mapping[str, Any], index: int) -> Any:
     """An op-level seed per variable: without one, TF1 initial values depend on how many ops the graph holds."""
-    return tf.compat.v1.glorot_uniform_initializer(seed=int(params["seed"]) * 10 + index)
+    return tf.compat.v1.glorot_uniform_initializer(seed=int(params.get("seed", 0)) * 10 + index)
 
 
 def tf1_logits(images: tf.Tensor, params: Mapping[str, Any]) -> tf.Tensor:
@@ -198,11 +211,13 @@ PARAMS: dict[str, Any] = {
     "lstm_units": 32,
     "dense_units": 32,
     "rnn": "tf1_cell",
-    "seed": 0,
     "optimizer": "sgd",
     "learning_rate": 0.1,
     "adam_epsilon": 1e-8,
 }
+"""`migrate parity` adds ``seed`` (the initializers' op-level seeds) and ``mode``."""
+LEARNING_RATES = {"sgd": 0.1, "adam": 0.001}
+"""The rate `migrate parity --optimizer NAME` trains with."""
 
 
 def train_input_fn(params):
