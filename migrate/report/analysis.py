@@ -58,7 +58,10 @@ Locator = Callable[[int], tuple[int | None, int]]
 
 
 def analyse_file(
-    source: SourceFile, max_bytes: int = DEFAULT_MAX_BYTES, hook_map: Mapping[str, HookEquivalent] | None = None
+    source: SourceFile,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    hook_map: Mapping[str, HookEquivalent] | None = None,
+    wrappers: Mapping[str, str] | None = None,
 ) -> FileResult:
     """Scan one file; problems become `FileResult.skipped`, never exceptions.
 
@@ -70,13 +73,15 @@ def analyse_file(
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _analyse_file(source, max_bytes, hook_map or {})
+        return _analyse_file(source, max_bytes, hook_map or {}, wrappers or {})
     finally:
         if was_enabled:
             gc.enable()
 
 
-def _analyse_file(source: SourceFile, max_bytes: int, hook_map: Mapping[str, HookEquivalent]) -> FileResult:
+def _analyse_file(
+    source: SourceFile, max_bytes: int, hook_map: Mapping[str, HookEquivalent], wrappers: Mapping[str, str]
+) -> FileResult:
     load_rules()
     result = FileResult(path=source.display)
     try:
@@ -98,7 +103,7 @@ def _analyse_file(source: SourceFile, max_bytes: int, hook_map: Mapping[str, Hoo
     locate = _locator(text.positions)
     package = result.module if source.path.endswith("__init__.py") else result.module.rpartition(".")[0]
     try:
-        analyse_tree(tree, text.text, result, locate, package, hook_map)
+        analyse_tree(tree, text.text, result, locate, package, hook_map, wrappers)
     except RecursionError:
         result.skipped = "too deeply nested to analyse"
         result.findings.clear()
@@ -113,16 +118,31 @@ def analyse_tree(
     locate: Locator,
     package: str,
     hook_map: Mapping[str, HookEquivalent] | None = None,
+    wrappers: Mapping[str, str] | None = None,
 ) -> None:
+    """`wrappers`: qualified names of other files' functions that return a TensorFlow module
+    (`pkg.helpers.slim` → `tensorflow.contrib.slim`), known on the second pass only."""
     imports, assignments, has_classes, scopes, rebindings = _statements(tree.body)
     aliases = build_alias_table(imports, assignments, (), package, scopes, rebindings)
     context = FileContext(tree, aliases, assignments, hook_map)
     result.exports = dict(aliases.bindings)
+    result.wrappers = _wrapper_functions(tree, aliases)
+    known_wrappers = {**(wrappers or {}), **{f"{result.module}.{name}": target for name, target in result.wrappers.items()}}
     roots = aliases.roots()
-    if roots or any(is_tensorflow(module) for module in aliases.star_modules):
-        interesting, chains = _collect(tree, roots)
+    local_classes = frozenset(node.name for node in tree.body if type(node) is ast.ClassDef)
+    class_roots = frozenset(name for name, value in aliases.bindings.items() if not is_tensorflow(value)) | local_classes
+    uses_tensorflow = bool(roots) or any(is_tensorflow(module) for module in aliases.star_modules)
+    if not (uses_tensorflow or class_roots or result.wrappers):
+        interesting, chains, on_calls, class_calls = [], [], [], []
+    else:
+        interesting, chains, on_calls, class_calls = _collect(tree, roots, class_roots)
+    through_wrappers = _wrapper_references(on_calls, aliases, result, known_wrappers)
+    result.class_calls = _class_calls(class_calls, aliases, result.module, local_classes, locate)
+    if uses_tensorflow or through_wrappers:
         references, uses = _references(chains, aliases)
-        dispatched = [(node, checks_for(node)) for node in interesting] + _import_references(imports, aliases) + references
+        dispatched = (
+            [(node, checks_for(node)) for node in interesting] + _import_references(imports, aliases) + references + through_wrappers
+        )
         flagged: dict[int, list[int]] = {}
         """id(binding site) → indexes of its findings, to which the uses of the names it binds are added."""
         produced: dict[int, list[int]] = {}
@@ -221,16 +241,21 @@ def _statements(body: list[ast.stmt]):
     return imports, assignments, has_classes, scopes, rebindings
 
 
-def _collect(tree: ast.Module, roots: frozenset[str]):
+def _collect(tree: ast.Module, roots: frozenset[str], class_roots: frozenset[str] = frozenset()):
     """One explicit-stack walk: the nodes checks registered for, and every maximal Load
     name chain rooted in a TensorFlow alias, with the `Call` that calls it (if any).
 
     A pure chain (`a.b.c`) is consumed whole: its inner `a.b` and `a` are not
     visited, so only maximal chains are seen and nothing is resolved twice.
+    Also collected: chains on a call's result (`helpers.slim().arg_scope`, for
+    functions that return a TensorFlow module) and calls of `CamelCase` names
+    rooted in `class_roots` (`MyHook(...)`, for call sites of in-repo hooks).
     """
     wanted, attributes, keywords = _wanted()
     interesting: list = []
     chains: list[tuple[ast.AST, ast.Call | None]] = []
+    on_calls: list[tuple[ast.AST, ast.Call, ast.Call | None]] = []
+    class_calls: list[ast.Call] = []
     stack: list[ast.AST] = [tree]
     pop, push = stack.pop, stack.append
     Name, Attribute, Call, Load, keyword = ast.Name, ast.Attribute, ast.Call, ast.Load, ast.keyword
@@ -246,7 +271,13 @@ def _collect(tree: ast.Module, roots: frozenset[str]):
         if type(base) is Name:
             if base.id in roots and type(node.ctx) is Load:
                 chains.append((node, call))
+            elif call is not None and base.id in class_roots:
+                called = node.attr if type(node) is Attribute else node.id
+                if called[:1].isupper():
+                    class_calls.append(call)
         else:
+            if type(base) is Call and base is not node:
+                on_calls.append((node, base, call))
             push(base)
 
     while stack:
@@ -269,6 +300,8 @@ def _collect(tree: ast.Module, roots: frozenset[str]):
                 if base.id in roots and type(node.ctx) is Load:
                     chains.append((node, None))
             else:
+                if type(base) is Call:
+                    on_calls.append((node, base, None))
                 push(base)
             continue
         if kind in wanted:
@@ -293,7 +326,7 @@ def _collect(tree: ast.Module, roots: frozenset[str]):
                         push(item)
             elif value is not None:
                 push(value)
-    return interesting, chains
+    return interesting, chains, on_calls, class_calls
 
 
 _KEYS_OF = {
@@ -355,6 +388,87 @@ def _references(chains: list[tuple[ast.AST, ast.Call | None]], aliases: AliasTab
         if binding.node is not None and node is not binding.node:
             uses.append((binding, reference))
     return references, uses
+
+
+def _wrapper_functions(tree: ast.Module, aliases: AliasTable) -> dict[str, str]:
+    """Top-level functions that return a TensorFlow module (`def slim(): from tensorflow.contrib
+    import slim; return slim`): name → the module's qualified name."""
+    wrappers = {}
+    for node in tree.body:
+        if type(node) is not ast.FunctionDef or not node.body:
+            continue
+        last = node.body[-1]
+        if type(last) is ast.Return and last.value is not None:
+            parts = dotted_parts(last.value)
+            if parts is None:
+                continue
+            bound = aliases.lookup(parts[0], last.lineno, last.col_offset)
+            if bound is not None and is_tensorflow(bound):
+                target = ".".join([bound, *parts[1:]])
+                if is_module(canonical(target)):
+                    wrappers[node.name] = target
+    return wrappers
+
+
+def _wrapper_references(on_calls: list, aliases: AliasTable, result: FileResult, wrappers: Mapping[str, str]) -> list:
+    """`helpers.slim().arg_scope(...)`: References through functions returning TensorFlow modules.
+
+    Calls of functions not known as wrappers (yet) are noted in `result.wrapper_calls`
+    when they may be another file's: the scanner's second pass brings those in.
+    """
+    references = []
+    candidates = set()
+    for node, call, outer in on_calls:
+        if call.args or call.keywords:
+            continue
+        parts = dotted_parts(call.func)
+        if parts is None:
+            continue
+        if len(parts) == 1 and parts[0] in result.wrappers:
+            qualified = f"{result.module}.{parts[0]}"
+        else:
+            qualified = aliases.qualified(call.func)
+            if qualified is None or is_tensorflow(qualified):
+                continue
+        target = wrappers.get(qualified)
+        if target is None:
+            candidates.add(qualified)
+            continue
+        attributes = _attributes_on(node, call)
+        if attributes is None:
+            continue
+        resolved = _resolve(".".join([target, *attributes]))
+        if resolved is not None:
+            spelling = ".".join([*parts]) + "()" + "".join(f".{attribute}" for attribute in attributes)
+            references.append((Reference(node, resolved[0], spelling, outer), resolved[1]))
+    result.wrapper_calls = sorted(candidates)
+    return references
+
+
+def _attributes_on(node: ast.AST, call: ast.Call) -> list[str] | None:
+    """`f().a.b` → ["a", "b"] (the attributes taken on `call`'s result)."""
+    attributes = []
+    while type(node) is ast.Attribute:
+        attributes.append(node.attr)
+        node = node.value
+    return list(reversed(attributes)) if node is call else None
+
+
+def _class_calls(calls: list[ast.Call], aliases: AliasTable, module: str, local_classes: frozenset[str], locate: Locator) -> list:
+    """(qualified name, cell, line, column, spelling) of each `CamelCase(...)` call of a non-TensorFlow name."""
+    found = []
+    for call in calls:
+        parts = dotted_parts(call.func)
+        if parts is None:
+            continue
+        qualified = aliases.qualified(call.func)
+        if qualified is None and parts[0] in local_classes:
+            qualified = ".".join([module, *parts])
+        if qualified is None or is_tensorflow(qualified):
+            continue
+        cell, line = locate(call.lineno)
+        found.append((qualified, cell, line, call.col_offset, ".".join(parts)))
+    return found
 
 
 def _import_references(imports: list, aliases: AliasTable) -> list[tuple[Reference, tuple]]:

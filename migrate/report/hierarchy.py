@@ -250,3 +250,32 @@ def find_hooks(results: list[FileResult], equivalents: dict[str, HookEquivalent]
             )
         )
     return sorted(hooks, key=lambda hook: (hook.path, hook.cell or 0, hook.line, hook.qualname))
+
+
+@dataclass(frozen=True)
+class HookInstantiation:
+    """A call that creates an in-repo SessionRunHook subclass (`MyHook(...)`), in any file."""
+
+    hook: HookClass
+    path: str
+    cell: int | None
+    line: int
+    column: int
+    spelling: str
+
+
+def find_hook_instantiations(results: list[FileResult], hooks: list[HookClass]) -> list[HookInstantiation]:
+    """Every call site of the hook classes found, resolved through each file's imports."""
+    if not hooks or not any(result.class_calls for result in results):
+        return []
+    index = ClassIndex(results)
+    by_key = {(hook.module, hook.qualname): hook for hook in hooks}
+    found = []
+    for result in results:
+        for qualified, cell, line, column, spelling in result.class_calls:
+            key = index.resolve(qualified)
+            hook = by_key.get(key) if isinstance(key, tuple) else None
+            if hook is not None:
+                found.append(HookInstantiation(hook, result.path, cell, line, column, spelling))
+    return found
+

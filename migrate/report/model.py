@@ -64,3 +64,9 @@ class FileResult:
     """(qualified class name, phase) for each class passed as a hook: `migrate.report.phases`."""
     notes: list[str] = field(default_factory=list)
     lines: int = 0
+    wrappers: dict[str, str] = field(default_factory=dict)
+    """Top-level functions returning a TensorFlow module: name → its qualified name."""
+    wrapper_calls: list[str] = field(default_factory=list)
+    """Qualified names of other modules' functions whose result is used like a module (`h.slim().x`)."""
+    class_calls: list[tuple[str, int | None, int, int, str]] = field(default_factory=list)
+    """(qualified name, cell, line, column, spelling) of calls of non-TensorFlow `CamelCase` names."""

@@ -47,6 +47,8 @@ PRIVATE_MODULES: dict[str, str] = {
     "tensorflow.python.platform.flags": "tensorflow.flags",
     "tensorflow.python.platform.app": "tensorflow.app",
     "tensorflow.python.data.ops.iterator_ops": "tensorflow.data",
+    "tensorflow.python.tpu.tpu_optimizer": "tensorflow.tpu",
+    "tensorflow.contrib.tpu.python.tpu.tpu_optimizer": "tensorflow.contrib.tpu",
 }
 
 _COMPAT_LAYERS = ("compat", "v1"), ("compat", "v2")

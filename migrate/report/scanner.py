@@ -17,7 +17,7 @@ from typing import Sequence, TextIO
 
 from migrate.report.analysis import analyse_file
 from migrate.report.equivalents import equivalents
-from migrate.report.hierarchy import HookClass, find_hooks
+from migrate.report.hierarchy import HookClass, HookInstantiation, find_hook_instantiations, find_hooks
 from migrate.report.model import FileResult, Finding
 from migrate.report.registry import CHECKS, Rule, load_rules, matches
 from migrate.report.sources import DEFAULT_MAX_BYTES, SourceFile, discover
@@ -84,9 +84,10 @@ def scan(paths: Sequence[str], options: ScanOptions = ScanOptions()) -> Report:
     sources, skipped = discover(paths)
     results = analyse_all(sources, options)
     skipped.extend(result for result in results if result.skipped)
-    scanned = [result for result in results if not result.skipped]
+    scanned = _through_wrappers([result for result in results if not result.skipped], sources, options, hook_map)
     hooks = find_hooks(scanned, hook_map)
     findings = [finding for result in scanned for finding in result.findings] + _hook_findings(hooks)
+    findings += _whole_codebase_findings(HookInstantiation, find_hook_instantiations(scanned, hooks))
     suppressions = {result.path: result.suppressions for result in scanned if result.suppressions}
     kept = [finding for finding in findings if options.wants(finding.code)]
     visible = sorted(finding for finding in kept if not _suppressed(finding, suppressions))
@@ -152,16 +153,50 @@ def _balanced_chunks(sources: list[SourceFile]) -> list[list[SourceFile]]:
     return chunks
 
 
-def analyse_chunk(sources: list[SourceFile], max_bytes: int, callbacks_dir: Path | None = None) -> list[FileResult]:
+def analyse_chunk(
+    sources: list[SourceFile], max_bytes: int, callbacks_dir: Path | None = None, wrappers: dict[str, str] | None = None
+) -> list[FileResult]:
     """Worker entry point; an unexpected error skips that file only."""
     hook_map = equivalents(callbacks_dir)
     results = []
     for source in sources:
         try:
-            results.append(analyse_file(source, max_bytes, hook_map))
+            results.append(analyse_file(source, max_bytes, hook_map, wrappers))
         except Exception as error:  # noqa: BLE001 - one bad file must not abort the run
             results.append(FileResult(source.display, skipped=f"internal error while scanning: {type(error).__name__}: {error}"))
     return results
+
+
+def _through_wrappers(
+    scanned: list[FileResult], sources: list[SourceFile], options: ScanOptions, hook_map: dict
+) -> list[FileResult]:
+    """Second pass for the files that use another file's function returning a TensorFlow module
+    (`helpers.slim().arg_scope(...)`): they are analysed again knowing those functions."""
+    wrappers = {
+        f"{module}.{function}": target
+        for result in scanned for module in result.module_names for function, target in result.wrappers.items()
+    }
+    if not wrappers:
+        return scanned
+    by_path = {source.display: source for source in sources}
+    again = []
+    for result in scanned:
+        needed = {name: wrappers[name] for name in result.wrapper_calls if name in wrappers}
+        source = by_path.get(result.path)
+        if needed and source is not None:
+            result = analyse_chunk([source], options.max_bytes, options.callbacks_dir, needed)[0]
+        again.append(result)
+    return again
+
+
+def _whole_codebase_findings(kind: type, items: list) -> list[Finding]:
+    """Findings of the checks registered for a whole-codebase fact (`HookInstantiation`, ...)."""
+    findings = []
+    for item in items:
+        for rule, check in CHECKS.get(kind, ()):
+            for where, message in check(item, None):
+                findings.append(Finding(where.path, where.cell, where.line, where.column, rule.code, message))
+    return findings
 
 
 def _hook_findings(hooks: list[HookClass]) -> list[Finding]:
