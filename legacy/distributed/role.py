@@ -17,8 +17,9 @@ The role comes from ``TF_CONFIG`` (``{"cluster": {"ps": [...], "worker": [...]},
 
 Each worker writes ``--trace`` (JSON): its own per-step loss on its half of
 the global batch, which hook acted at which global step, timings, and on the
-chief the test-set loss and accuracy; ``--progress`` holds the last global
-step, and ``--initial-weights-out`` (chief, fresh start) the step-0 model
+chief the test-set loss and accuracy; ``--progress`` gets a JSON line
+``{"step", "loss"}`` after every step (it survives a killed process), and
+``--initial-weights-out`` (chief, fresh start) the step-0 model
 variables for the modern side to copy.
 
 Exit codes: 0 done, 2 bad input (``TF_CONFIG``, a port already taken, data).
@@ -200,7 +201,7 @@ def run_worker(args: argparse.Namespace, index: int, cluster: dict[str, list[str
             )
             train_op = optimizer.minimize(loss, global_step=global_step)
         model_variables = {v.op.name: v for v in tf.compat.v1.global_variables() if v.op.name in VARIABLE_SHAPES}
-        uninitialized = tf.compat.v1.report_uninitialized_variables(tf.compat.v1.global_variables())
+        uninitialized = None if is_chief else tf.compat.v1.report_uninitialized_variables(tf.compat.v1.global_variables())
         scaffold = tf.compat.v1.train.Scaffold(saver=tf.compat.v1.train.Saver(max_to_keep=None, save_relative_paths=True))
         chief_hooks = [
             tf.compat.v1.train.CheckpointSaverHook(str(args.model_dir), save_steps=args.save_steps, scaffold=scaffold,
@@ -227,20 +228,23 @@ def run_worker(args: argparse.Namespace, index: int, cluster: dict[str, list[str
                 values = session.run_step_fn(lambda step_context: step_context.session.run(model_variables))
                 np.savez(args.initial_weights_out, **values)
             state["step"] = start
+            progress = open(args.progress, "a", encoding="utf-8") if args.progress is not None else None
             trained_from = time.monotonic()
             while start < args.steps and not session.should_stop():
                 indices = batch_indices(state["step"], args.global_batch_size, index, workers, len(x_train))
                 state["step"] += 1
                 _, value = session.run([train_op, loss], {images: x_train[indices], labels: y_train[indices]})
                 losses[state["step"]] = float(value)
-                if args.progress is not None:
-                    args.progress.write_text(f"{state['step']}\n")
+                if progress is not None:
+                    progress.write(json.dumps({"step": state["step"], "loss": float(value)}) + "\n")
+                    progress.flush()
         seconds = time.monotonic() - trained_from
     trace: dict[str, Any] = {
         "side": "legacy", "engine": "SyncReplicasOptimizer", "role": "chief" if is_chief else "worker",
         "task": f"worker:{index}", "pid": os.getpid(), "workers": workers,
         "start_step": start, "final_step": state["step"],
-        "local_losses": {str(k): v for k, v in sorted(losses.items())},
+        "losses": {str(k): v for k, v in sorted(losses.items())},
+        "loss_kind": "this worker's loss on its slice of the global batch",
         "actions": sorted(actions, key=lambda a: (a["step"], a["hook"])),
         "seconds": seconds, "startup_seconds": trained_from - began,
         "versions": {"tensorflow": tf.__version__},

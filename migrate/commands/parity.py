@@ -8,6 +8,7 @@ from pathlib import Path
 
 from migrate.core.cli import Command, UsageError
 from migrate.parity.config import MODES, OPTIMIZERS, SIDES, ParityConfig, default_learning_rate
+from migrate.parity.distributed import command as distributed
 from migrate.parity.scenarios import SCENARIOS
 
 DEFAULT_STEPS = {"exact": 300, "statistical": 2000}
@@ -28,6 +29,11 @@ callback event sequences, and test accuracy.
 
 Cross-version: `--side legacy --record T.json` on TF 2.15, then
 `--side modern --against T.json` on TF 2.21 / Keras 3.
+
+Distributed: `--workers 2` trains a TF1 cluster (1 ps + 2 workers,
+SyncReplicasOptimizer) and a MultiWorkerMirroredStrategy cluster as local
+processes and compares losses, hook/callback actions per role, accuracy and
+the files written; `--kill worker:1@50` adds a fault and a restart.
 
 Exit code: 0 parity holds, 1 parity broken, 2 usage error or unusable trace.
 """
@@ -58,6 +64,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--modern-override", action="append", default=[], metavar="KEY=VALUE",
         help="change one modern hyperparameter (e.g. adam_epsilon=1e-7) to see what parity reports",
     )
+    distributed.configure(parser)
 
 
 def parse_scenarios(text: str) -> tuple[str, ...]:
@@ -127,6 +134,8 @@ def write_outputs(result, out: Path) -> dict[str, Path]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.workers is not None:
+        return distributed.run(args)
     from migrate.core.mnist import MnistDataError, load_mnist
     from migrate.parity.render import terminal_summary
     from migrate.parity.run import run_parity

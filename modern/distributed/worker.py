@@ -14,10 +14,11 @@ The role comes from ``TF_CONFIG`` (``{"cluster": {"worker": [...]}, "task":
 3. trains with `fit` and the callbacks of `modern/callbacks/`
    (`CheckpointSaver`, `StepCounter`, `SummarySaver`, `LoggingTensor`), which
    write and log on the chief only;
-4. writes ``--trace`` (JSON): the role, the mean loss of the global batch per
-   step, which callback acted at which global step, timings, and on the chief
-   the test-set loss and accuracy. ``--progress`` holds the last finished
-   global step, rewritten after every step, for the launcher's fault injection.
+4. appends ``{"step", "loss"}`` (the mean loss of the global batch) to
+   ``--progress`` after every step, a JSON-lines file the launcher watches for
+   fault injection and which survives a killed process; at the end writes
+   ``--trace`` (JSON): the role, the losses, which callback acted at which
+   global step, timings, and on the chief the test-set loss and accuracy.
 
 Exit codes: 0 done, 2 bad input (``TF_CONFIG``, flags, data).
 """
@@ -150,14 +151,17 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     actions: list[dict] = []
     losses: dict[int, float] = {}
 
+    progress = open(args.progress, "a", encoding="utf-8") if args.progress is not None else None
+
     class Trace(keras.callbacks.Callback):
-        """Records the global batch's mean loss per step and the progress file (last in the list)."""
+        """Appends the global batch's mean loss per step to the progress file (last in the list)."""
 
         def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
             step = int(self.model.optimizer.iterations.numpy())
-            losses[step] = float(logs["step_loss"])
-            if args.progress is not None:
-                args.progress.write_text(f"{step}\n")
+            losses[step] = float(np.asarray(logs["step_loss"]).reshape(()))
+            if progress is not None:
+                progress.write(json.dumps({"step": step, "loss": losses[step]}) + "\n")
+                progress.flush()
 
     def log_line(values: dict) -> str:
         actions.append({"callback": "LoggingTensor", "step": int(float(values["step"]))})
@@ -186,6 +190,7 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
         "side": "modern", "engine": "MultiWorkerMirroredStrategy", "role": "chief" if is_chief else "worker",
         "task": f"{task_type}:{index}", "pid": os.getpid(), "workers": workers,
         "start_step": start, "final_step": final, "losses": {str(k): v for k, v in sorted(losses.items())},
+        "loss_kind": "mean loss of the global batch (all-reduced)",
         "actions": sorted(actions, key=lambda a: (a["step"], a["callback"])),
         "seconds": seconds, "startup_seconds": trained_from - began,
         "versions": {"tensorflow": tf.__version__, "keras": keras.__version__},

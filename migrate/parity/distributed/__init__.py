@@ -1,0 +1,13 @@
+"""`migrate parity --workers N`: the TF1 cluster and its `tf.distribute` twin, side by side on localhost.
+
+TensorFlow-free: it starts ``python -m legacy.distributed`` (1 ps + N
+workers, `SyncReplicasOptimizer`) and ``python -m modern.distributed`` (N
+workers, `MultiWorkerMirroredStrategy`) as separate processes with
+``TF_CONFIG`` on free 127.0.0.1 ports, and compares what they wrote.
+
+* `cluster` — ports, processes, timeouts, clean-up, fault injection;
+* `sides` — the registry of the two sides: which roles, which command;
+* `compare` — per-step losses and per-role hook/callback actions;
+* `run` — one parity run: data, both clusters (with restarts), the result;
+* `report` — the JSON, Markdown and PNG outputs.
+"""

@@ -1,0 +1,232 @@
+"""Start a localhost cluster of role processes, watch it, and always stop it.
+
+Every process gets ``TF_CONFIG`` (the cluster spec on free 127.0.0.1 ports and
+its own task), its own log file, its own process group and, on Linux, a
+parent-death signal, so nothing outlives the launcher: `Cluster` stops every
+child on success, on failure, on timeout and on Ctrl-C (SIGTERM, then SIGKILL
+after a grace period). Parameter servers never exit by themselves; the cluster
+is done when every worker has exited with 0.
+
+Fault injection: `Fault("worker", 1, 15)` SIGKILLs worker 1 once its progress
+file (JSON lines ``{"step", "loss"}``) reaches global step 15.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+GRACE_SECONDS = 3.0
+POLL_SECONDS = 0.05
+
+
+class ClusterError(Exception):
+    """A role process failed (could not start, died, timed out); the message names the side, role and task."""
+
+
+@dataclass(frozen=True)
+class Role:
+    """One process of a cluster: task type and index, and the command after the interpreter."""
+
+    task_type: str
+    index: int
+    argv: tuple[str, ...]
+    waited: bool = True
+    progress: Path | None = None
+
+    @property
+    def name(self) -> str:
+        return f"{self.task_type} {self.index}"
+
+
+@dataclass(frozen=True)
+class Fault:
+    """SIGKILL `task_type` `index` when its progress reaches `step`."""
+
+    task_type: str
+    index: int
+    step: int
+
+    @classmethod
+    def parse(cls, text: str) -> Fault:
+        """``worker:1@15`` → kill worker 1 at global step 15."""
+        try:
+            task, step = text.split("@")
+            task_type, index = task.split(":")
+            fault = cls(task_type, int(index), int(step))
+        except ValueError as error:
+            raise ValueError(f"--kill expects TASK:INDEX@STEP such as worker:1@15, got {text!r}") from error
+        if fault.step < 1 or fault.index < 0:
+            raise ValueError(f"--kill {text!r}: the index must be >= 0 and the step >= 1")
+        return fault
+
+
+@dataclass
+class Outcome:
+    """How a cluster run ended: "done", or "killed" with the injected fault and the step it hit."""
+
+    status: str
+    seconds: float
+    killed: Fault | None = None
+    killed_at_step: int | None = None
+    pids: dict[str, int] = field(default_factory=dict)
+
+
+def free_ports(count: int, host: str = "127.0.0.1") -> list[int]:
+    """`count` distinct ports the OS reports free now (held open together so they differ)."""
+    sockets = []
+    try:
+        for _ in range(count):
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.bind((host, 0))
+            sockets.append(sock)
+        return [sock.getsockname()[1] for sock in sockets]
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def cluster_spec(counts: dict[str, int], ports: list[int], host: str = "127.0.0.1") -> dict[str, list[str]]:
+    """``{"ps": ["127.0.0.1:p0"], "worker": [...]}`` from role counts and ports, in that order."""
+    spec, position = {}, 0
+    for task_type, count in counts.items():
+        spec[task_type] = [f"{host}:{port}" for port in ports[position:position + count]]
+        position += count
+    return spec
+
+
+def last_progress_step(path: Path | None) -> int:
+    """The last global step in a progress file (0 when there is none yet)."""
+    if path is None or not path.exists():
+        return 0
+    step = 0
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            step = int(json.loads(line)["step"])
+        except (ValueError, KeyError, TypeError):
+            continue
+    return step
+
+
+def _die_with_parent() -> None:
+    """In the child: receive SIGKILL when the launcher dies (Linux), so no server is orphaned."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def log_tail(path: Path, lines: int = 6) -> str:
+    """The last meaningful lines of a role's log (TensorFlow's deprecation noise skipped)."""
+    if not path.exists():
+        return "(no output)"
+    kept = [line for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
+            if line.strip() and "deprecat" not in line.lower() and "Instructions for updating" not in line]
+    return "\n".join(kept[-lines:]) or "(no output)"
+
+
+class Cluster:
+    """The processes of one side's cluster; a context manager that always stops them.
+
+    Args:
+        side: "legacy" or "modern", for messages and log names.
+        python: the interpreter that runs the roles.
+        spec: the cluster spec every ``TF_CONFIG`` carries.
+        roles: one `Role` per process.
+        workdir: where the per-role logs go.
+        timeout: seconds the whole run may take.
+        env: extra environment for every role.
+    """
+
+    def __init__(self, side: str, python: str, spec: dict[str, list[str]], roles: list[Role], workdir: Path,
+                 timeout: float, env: dict[str, str] | None = None) -> None:
+        self.side, self.python, self.spec, self.roles = side, python, spec, roles
+        self.workdir, self.timeout, self.env = workdir, timeout, dict(env or {})
+        self.processes: dict[Role, subprocess.Popen] = {}
+        self.logs: dict[Role, Path] = {}
+
+    def __enter__(self) -> Cluster:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        for role in self.roles:
+            env = {**os.environ, **self.env,
+                   "TF_CONFIG": json.dumps({"cluster": self.spec, "task": {"type": role.task_type, "index": role.index}})}
+            log = self.workdir / f"{self.side}-{role.task_type}{role.index}.log"
+            self.logs[role] = log
+            with open(log, "ab") as handle:
+                self.processes[role] = subprocess.Popen(
+                    [self.python, *role.argv], env=env, stdout=handle, stderr=subprocess.STDOUT,
+                    stdin=subprocess.DEVNULL, start_new_session=True,
+                    preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
+                )
+
+    def pids(self) -> dict[str, int]:
+        return {f"{role.task_type}:{role.index}": process.pid for role, process in self.processes.items()}
+
+    def _failure(self, role: Role, code: int) -> ClusterError:
+        how = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
+        address = self.spec[role.task_type][role.index]
+        return ClusterError(
+            f"{self.side} {role.name} ({address}) {how}; every other process was stopped. "
+            f"Its log ({self.logs[role]}) ends with:\n{log_tail(self.logs[role])}"
+        )
+
+    def wait(self, fault: Fault | None = None) -> Outcome:
+        """Until every waited role exits 0 ("done") or `fault` fires ("killed"); raises `ClusterError` otherwise."""
+        began = time.monotonic()
+        while True:
+            for role, process in self.processes.items():
+                code = process.poll()
+                if code is not None and (code != 0 or not role.waited):
+                    raise self._failure(role, code)
+            if all(process.poll() == 0 for role, process in self.processes.items() if role.waited):
+                return Outcome("done", time.monotonic() - began, pids=self.pids())
+            if fault is not None:
+                target = next((r for r in self.processes if (r.task_type, r.index) == (fault.task_type, fault.index)), None)
+                if target is None:
+                    raise ClusterError(f"--kill names {fault.task_type} {fault.index}, which the {self.side} cluster does not have.")
+                step = last_progress_step(target.progress)
+                if step >= fault.step:
+                    self.processes[target].send_signal(signal.SIGKILL)
+                    self.processes[target].wait()
+                    return Outcome("killed", time.monotonic() - began, fault, step, pids=self.pids())
+            if time.monotonic() - began > self.timeout:
+                running = [role.name for role, process in self.processes.items() if process.poll() is None and role.waited]
+                raise ClusterError(
+                    f"{self.side}: {', '.join(running)} still running after {self.timeout:.0f} s; every process was "
+                    f"stopped. Logs are in {self.workdir}."
+                )
+            time.sleep(POLL_SECONDS)
+
+    def stop(self) -> None:
+        """SIGTERM every live process group, SIGKILL what is left after the grace period."""
+        live = [process for process in self.processes.values() if process.poll() is None]
+        for process in live:
+            _signal_group(process, signal.SIGTERM)
+        deadline = time.monotonic() + GRACE_SECONDS
+        for process in live:
+            try:
+                process.wait(max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                _signal_group(process, signal.SIGKILL)
+                process.wait()
+
+
+def _signal_group(process: subprocess.Popen, signum: int) -> None:
+    try:
+        os.killpg(process.pid, signum)
+    except (ProcessLookupError, PermissionError):
+        pass

@@ -1,0 +1,154 @@
+"""The distributed parity outputs: a terminal summary, Markdown, JSON and a PNG of the losses."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+SUMMARY_JSON = "parity-distributed.json"
+REPORT_MD = "parity-distributed.md"
+PLOT_PNG = "parity-distributed-losses.png"
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "NO"
+
+
+def _attempts(side: dict) -> str:
+    parts = []
+    for attempt in side["attempts"]:
+        if attempt["status"] == "killed":
+            parts.append(f"SIGKILL {attempt['killed']} at step {attempt['killed_at_step']}, restart from checkpoint "
+                         f"{attempt['resumes_from_checkpoint']} ({attempt['steps_lost']} steps lost and replayed)")
+        else:
+            parts.append(f"done in {attempt['seconds']:.1f} s")
+    return "; ".join(parts)
+
+
+def _loss_rows(losses: dict, limit: int) -> list[list]:
+    rows = losses["per_step"]
+    if len(rows) <= limit:
+        return rows
+    keep = sorted({0, 1, len(rows) - 1} | set(range(0, len(rows), max(1, len(rows) // (limit - 3)))))
+    return [rows[i] for i in keep]
+
+
+def terminal_summary(result: dict) -> str:
+    config = result["config"]
+    lines = [f"parity --workers {config['workers']}: steps={config['steps']} global batch={config['global_batch_size']} "
+             f"lr={config['learning_rate']} (SGD, synchronous) seed={config['seed']}"
+             + (f" kill={config['kill']}" if config["kill"] else "")]
+    for name, side in result["sides"].items():
+        lines.append(f"  {name}: {side['engine']} — {_attempts(side)}")
+    if "checks" not in result:
+        lines.append("ok" if result["ok"] else "NOT OK")
+        return "\n".join(lines)
+    losses = result["losses"]
+    lines.append(f"losses: {losses['steps_compared']} steps, max |Δ| = {losses['max_abs_loss_diff']:.3g} "
+                 f"(tolerance {losses['tolerance']:g}), first different step: {losses['first_different_step']}")
+    for role in result["roles"]:
+        lines.append(f"events {role['role']:<6} {role['task']:<9} legacy {len(role['legacy_normalized'])} / modern "
+                     f"{len(role['modern_normalized'])} actions: {'same' if role['ok'] else 'DIFFER at #' + str(role['first_divergence'])}")
+    metrics = result["metrics"]
+    if metrics.get("legacy") and metrics.get("modern"):
+        lines.append(f"test accuracy: legacy {metrics['legacy']['accuracy']:.4f}, modern {metrics['modern']['accuracy']:.4f}")
+    for name, side in result["sides"].items():
+        files = side["files"]
+        lines.append(f"{name} files: checkpoints at {files['checkpoint_steps']}, {len(files['event_files'])} event "
+                     f"file(s) by {', '.join(files['event_writers']) or 'nobody'}, temp dirs left: "
+                     f"{len(files['worker_temp_dirs_left'])}")
+    failed = [name for name, ok in result["checks"].items() if not ok]
+    lines.append("PARITY HOLDS" if result["ok"] else f"PARITY BROKEN: {', '.join(failed)}")
+    return "\n".join(lines)
+
+
+def markdown_report(result: dict, plot_name: str | None) -> str:
+    config = result["config"]
+    out = [f"# Distributed parity: {config['workers']} workers", "",
+           f"`{json.dumps(config)}`", ""]
+    out += ["## Clusters", "", "| side | engine | attempts | TF | training s | steps |", "|---|---|---|---|---|---|"]
+    for name, side in result["sides"].items():
+        versions = side.get("versions") or {}
+        seconds = side["seconds"]
+        out.append(f"| {name} | {side['engine']} | {_attempts(side)} | {versions.get('tensorflow', '?')} | "
+                   f"{(seconds['training'] or 0):.2f} | {seconds['steps_trained']} |")
+    if "checks" not in result:
+        return "\n".join(out) + "\n"
+    out += ["", "## Checks", "", "| check | ok |", "|---|---|"]
+    out += [f"| {name} | {_yes(ok)} |" for name, ok in result["checks"].items()]
+    losses = result["losses"]
+    out += ["", "## Losses (mean loss of each global batch)", "",
+            f"max |Δ| = {losses['max_abs_loss_diff']:.3g}, tolerance {losses['tolerance']:g}, first different step: "
+            f"{losses['first_different_step']}", ""]
+    if plot_name:
+        out += [f"![losses]({plot_name})", ""]
+    out += ["| step | legacy | modern | |Δ| |", "|---|---|---|---|"]
+    out += [f"| {step} | {left:.9g} | {right:.9g} | {abs(left - right):.3g} |" for step, left, right in _loss_rows(losses, 30)]
+    out += ["", "## Events per role (hook / callback actions at global steps)", ""]
+    for role in result["roles"]:
+        out += [f"### {role['role']} ({role['task']}): {'same' if role['ok'] else 'DIFFERENT'}", ""]
+        out.append("- legacy: " + (", ".join(f"{n}@{s}" for n, s in role["legacy_normalized"]) or "none"))
+        out.append("- modern: " + (", ".join(f"{n}@{s}" for n, s in role["modern_normalized"]) or "none"))
+        out += [f"- documented: {text}" for text in role["expected_differences"]]
+        out.append("")
+    metrics = result["metrics"]
+    out += ["## Test set", "", "| side | accuracy | loss |", "|---|---|---|"]
+    for name in ("legacy", "modern"):
+        if metrics.get(name):
+            out.append(f"| {name} | {metrics[name]['accuracy']:.4f} | {metrics[name]['loss']:.6f} |")
+    out += ["", "## Files", ""]
+    for name, side in result["sides"].items():
+        files = side["files"]
+        out.append(f"- {name}: checkpoints {files['checkpoint_steps']}; event files "
+                   f"{[event['file'] + ' (' + event['role'] + ')' for event in files['event_files']]}; worker temp "
+                   f"dirs left {files['worker_temp_dirs_left']}")
+    out += ["", "## Notes", ""] + [f"- {note}" for note in result["notes"]]
+    return "\n".join(out) + "\n"
+
+
+def plot_losses(result: dict, path: Path) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = result["losses"]["per_step"]
+    steps = [row[0] for row in rows]
+    figure, (top, bottom) = plt.subplots(2, 1, figsize=(9, 6), sharex=True, gridspec_kw={"height_ratios": [3, 2]})
+    top.plot(steps, [row[1] for row in rows], label="legacy (SyncReplicasOptimizer, ps)", linewidth=1.6)
+    top.plot(steps, [row[2] for row in rows], label="modern (MultiWorkerMirroredStrategy)", linewidth=1.0, linestyle="--")
+    top.set_ylabel("global batch loss")
+    top.legend()
+    top.set_title(f"{result['config']['workers']} workers: max |Δ| = {result['losses']['max_abs_loss_diff']:.3g}")
+    bottom.plot(steps, [abs(row[1] - row[2]) for row in rows], color="tab:red", linewidth=1.0)
+    bottom.set_ylabel("|Δ loss|")
+    bottom.set_xlabel("global step")
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return path
+
+
+def _jsonable(result: dict) -> dict:
+    """Loss dicts keyed by int become string keys; everything else is already JSON."""
+    def convert(value):
+        if isinstance(value, dict):
+            return {str(key): convert(item) for key, item in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [convert(item) for item in value]
+        return value
+    return convert(result)
+
+
+def write_outputs(result: dict, out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    written = [out / SUMMARY_JSON]
+    written[0].write_text(json.dumps(_jsonable(result), indent=1, allow_nan=True))
+    plot_name = None
+    if "checks" in result and result["losses"]["per_step"]:
+        written.append(plot_losses(result, out / PLOT_PNG))
+        plot_name = PLOT_PNG
+    report = out / REPORT_MD
+    report.write_text(markdown_report(result, plot_name))
+    written.append(report)
+    return written

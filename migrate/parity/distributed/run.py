@@ -1,0 +1,268 @@
+"""One distributed parity run: write the data, run each side's cluster (restarting after an injected fault), compare.
+
+Both sides train the MNIST conv net synchronously with SGD on the same global
+batches split the same way across workers, from the same initial weights
+(the legacy chief's step-0 variables, copied). A fault (`--kill
+worker:1@15`) SIGKILLs that worker on each side once it reaches the step;
+the launcher then stops the rest of the cluster and starts it again, and the
+chief resumes from its newest checkpoint — TF1's `MonitoredTrainingSession`
+restoring on the chief, TF2's `CheckpointSaver` checkpoint restored by every
+worker (what `BackupAndRestore` does), with the data position kept: global
+step s always trains on global batch s. Steps trained after the last
+checkpoint are lost and trained again; the replayed losses must be the same.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from migrate.parity.distributed import compare
+from migrate.parity.distributed.cluster import Cluster, Fault, Role, cluster_spec, free_ports
+from migrate.parity.distributed.sides import SIDES, Paths
+
+Progress = Callable[[str], None]
+REPO_ROOT = Path(__file__).resolve().parents[3]
+ROLE_ENV = {"TF_ENABLE_ONEDNN_OPTS": "0", "TF_CPP_MIN_LOG_LEVEL": "2"}
+MAX_ACCURACY_GAP_INEXACT = 0.005
+
+
+class DistributedConfigError(ValueError):
+    """A distributed parity setting that cannot work; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class DistributedConfig:
+    """What `migrate parity --workers N` runs; the defaults are the command's."""
+
+    workers: int = 2
+    steps: int = 200
+    global_batch_size: int = 128
+    learning_rate: float = 0.05
+    seed: int = 42
+    save_steps: int = 50
+    log_steps: int = 50
+    train_examples: int | None = None
+    test_examples: int | None = None
+    kill: Fault | None = None
+    timeout: float = 600.0
+    sides: tuple[str, ...] = ("legacy", "modern")
+    pythons: dict[str, str] = field(default_factory=dict)
+
+    def check(self) -> None:
+        problems = []
+        if self.workers < 1:
+            problems.append(f"--workers must be at least 1, got {self.workers}")
+        elif self.global_batch_size % self.workers:
+            problems.append(f"--batch-size {self.global_batch_size} (the global batch) must split evenly over "
+                            f"{self.workers} workers")
+        if self.steps < 1 or self.save_steps < 1 or self.log_steps < 1:
+            problems.append("--steps, --save-steps and --log-steps must be positive")
+        if self.kill is not None:
+            if self.kill.task_type != "worker" or self.kill.index >= self.workers:
+                problems.append(f"--kill {self.kill.task_type}:{self.kill.index}: only worker:0 … "
+                                f"worker:{self.workers - 1} exist on both sides")
+            if self.kill.step >= self.steps:
+                problems.append(f"--kill at step {self.kill.step} must be before the last step {self.steps}")
+        unknown = [side for side in self.sides if side not in SIDES]
+        if unknown:
+            problems.append(f"unknown side(s) {unknown}; choose from {sorted(SIDES)}")
+        if problems:
+            raise DistributedConfigError("; ".join(problems))
+
+    @property
+    def exact(self) -> bool:
+        """Bit-identical losses are expected when dividing by the worker count is exact (a power of two)."""
+        return self.workers & (self.workers - 1) == 0
+
+    def as_dict(self) -> dict:
+        values = asdict(self)
+        values["kill"] = None if self.kill is None else f"{self.kill.task_type}:{self.kill.index}@{self.kill.step}"
+        values.pop("pythons")
+        return values
+
+
+def write_data(data, path: Path, train_examples: int | None, test_examples: int | None) -> Path:
+    """The arrays every role reads, in one .npz (roles need no MNIST loader)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, x_train=data.x_train[:train_examples], y_train=data.y_train[:train_examples],
+             x_test=data.x_test[:test_examples], y_test=data.y_test[:test_examples])
+    return path
+
+
+def latest_checkpoint_step(model_dir: Path) -> int | None:
+    """The step of the checkpoint the ``checkpoint`` state file names (TF-free), None without one."""
+    state = model_dir / "checkpoint"
+    if not state.exists():
+        return None
+    for line in state.read_text(encoding="utf-8").splitlines():
+        if line.startswith("model_checkpoint_path:"):
+            return int(line.split('"')[1].rsplit("-", 1)[1])
+    return None
+
+
+def read_losses(path: Path) -> dict[int, float]:
+    losses = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue  # a line cut short by SIGKILL
+            losses[int(record["step"])] = float(record["loss"])
+    return losses
+
+
+def _role_argv(side: str, config: DistributedConfig, paths: Paths, task_type: str, index: int, attempt: int,
+               data_path: Path, initial_weights: Path) -> tuple[str, ...]:
+    argv = ["-m", SIDES[side].module, "--model-dir", str(paths.model_dir)]
+    if task_type == "ps":
+        return tuple(argv)
+    argv += [
+        "--data", str(data_path), "--steps", str(config.steps), "--global-batch-size", str(config.global_batch_size),
+        "--learning-rate", str(config.learning_rate), "--seed", str(config.seed),
+        "--save-steps", str(config.save_steps), "--log-steps", str(config.log_steps),
+        "--trace", str(paths.trace(task_type, index, attempt)),
+        "--progress", str(paths.root / f"progress-{task_type}{index}-attempt{attempt}.jsonl"),
+    ]
+    if SIDES[side].writes_initial_weights and index == 0:
+        argv += ["--initial-weights-out", str(initial_weights)]
+    elif not SIDES[side].writes_initial_weights and initial_weights.exists():
+        argv += ["--initial-weights", str(initial_weights)]
+    return tuple(argv)
+
+
+def files_written(model_dir: Path, writer_pids: dict[int, str]) -> dict:
+    """Checkpoints, event files (with the role whose process wrote each) and worker temp dirs left behind."""
+    checkpoints = sorted(int(path.name[len("model.ckpt-"):-len(".index")]) for path in model_dir.glob("model.ckpt-*.index"))
+    events = []
+    for path in sorted(model_dir.glob("events.out.tfevents.*")):
+        # TF2 writers name files <time>.<host>.<pid>.<n>.v2; TF1's FileWriter <time>.<host>, without the pid.
+        parts = path.name.split(".")
+        pid = int(parts[-3]) if parts[-1] == "v2" and parts[-3].isdigit() else None
+        role = "unattributed (no pid in a TF1 event file name)" if pid is None else writer_pids.get(pid, "unknown")
+        events.append({"file": path.name, "pid": pid, "role": role})
+    leftovers = sorted(path.name for path in model_dir.glob("workertemp_*"))
+    writers = sorted({event["role"] for event in events})
+    return {
+        "checkpoint_steps": checkpoints, "event_files": events, "event_writers": writers,
+        "worker_temp_dirs_left": leftovers,
+        "one_writer": all(writer == "chief" or writer.startswith("unattributed") for writer in writers) and not leftovers,
+    }
+
+
+def run_side(side: str, config: DistributedConfig, data_path: Path, root: Path, initial_weights: Path,
+             progress: Progress) -> dict:
+    """Run one side's cluster to the last step (twice if a fault is injected); what it wrote and reported."""
+    spec_of = SIDES[side]
+    paths = Paths(root / side)
+    paths.model_dir.mkdir(parents=True, exist_ok=True)
+    python = config.pythons.get(side, sys.executable)
+    env = {**ROLE_ENV, "PYTHONPATH": str(REPO_ROOT)}
+    attempts, attempt_losses, writer_pids = [], [], {}
+    counts = spec_of.role_counts(config.workers)
+    for attempt in range(2 if config.kill is not None else 1):
+        spec = cluster_spec(counts, free_ports(sum(counts.values())))
+        roles = [
+            Role(task_type, index, _role_argv(side, config, paths, task_type, index, attempt, data_path, initial_weights),
+                 waited=task_type != "ps",
+                 progress=paths.root / f"progress-{task_type}{index}-attempt{attempt}.jsonl")
+            for task_type, count in counts.items() for index in range(count)
+        ]
+        progress(f"[{side}] {spec_of.engine}: {', '.join(f'{n} {t}' for t, n in counts.items())}"
+                 f"{' (restart)' if attempt else ''}")
+        with Cluster(side, python, spec, roles, paths.logs, config.timeout, env) as cluster:
+            cluster.start()
+            outcome = cluster.wait(config.kill if attempt == 0 else None)
+        for task, pid in outcome.pids.items():
+            writer_pids[pid] = "chief" if task == "worker:0" else task
+        record = {"attempt": attempt, "status": outcome.status, "seconds": round(outcome.seconds, 2), "pids": outcome.pids}
+        if outcome.status == "killed":
+            resumed = latest_checkpoint_step(paths.model_dir)
+            record.update(killed=f"{outcome.killed.task_type}:{outcome.killed.index}",
+                          killed_at_step=outcome.killed_at_step, resumes_from_checkpoint=resumed,
+                          steps_lost=outcome.killed_at_step - (resumed or 0))
+            progress(f"[{side}] SIGKILL {record['killed']} at step {outcome.killed_at_step}; the cluster restarts from "
+                     f"the checkpoint at step {resumed}")
+        attempts.append(record)
+        per_worker = [read_losses(paths.root / f"progress-worker{i}-attempt{attempt}.jsonl") for i in range(config.workers)]
+        attempt_losses.append(spec_of.global_losses(per_worker))
+    last = len(attempts) - 1
+    traces = {}
+    for index in range(config.workers):
+        path = paths.trace("worker", index, last)
+        traces[index] = json.loads(path.read_text()) if path.exists() else None
+    losses: dict[int, float] = {}
+    for attempt_loss in attempt_losses:
+        losses.update(attempt_loss)
+    chief = traces.get(0) or {}
+    return {
+        "engine": spec_of.engine, "attempts": attempts, "losses": losses, "traces": traces,
+        "replay": compare.replay_consistency(attempt_losses),
+        "metrics": chief.get("metrics"), "versions": chief.get("versions"),
+        "files": files_written(paths.model_dir, writer_pids),
+        "seconds": {"startup": chief.get("startup_seconds"), "training": chief.get("seconds"),
+                    "steps_trained": chief.get("final_step", 0) - chief.get("start_step", 0)},
+        "model_dir": str(paths.model_dir),
+    }
+
+
+def run_distributed(config: DistributedConfig, data, workdir: Path, progress: Progress = print) -> dict:
+    """Run the configured sides in `workdir` (emptied first) and compare them; the result as a JSON-able dict."""
+    config.check()
+    if workdir.exists():
+        shutil.rmtree(workdir)
+    data_path = write_data(data, workdir / "data.npz", config.train_examples, config.test_examples)
+    initial_weights = workdir / "initial-weights.npz"
+    sides = {side: run_side(side, config, data_path, workdir, initial_weights, progress) for side in config.sides}
+    result = {"config": config.as_dict(), "sides": sides, "workdir": str(workdir)}
+    if set(sides) == {"legacy", "modern"}:
+        result.update(compare_sides(config, sides["legacy"], sides["modern"]))
+    else:
+        result["ok"] = all(side["replay"]["ok"] and side["files"]["one_writer"] for side in sides.values())
+    return result
+
+
+def compare_sides(config: DistributedConfig, legacy: dict, modern: dict) -> dict:
+    tolerance = 0.0 if config.exact else 1e-6
+    losses = compare.compare_losses(legacy["losses"], modern["losses"], tolerance)
+    roles = []
+    for index in range(config.workers):
+        role = "chief" if index == 0 else "worker"
+        left, right = legacy["traces"].get(index), modern["traces"].get(index)
+        roles.append(compare.compare_role_actions(
+            role, f"worker:{index}", left and left["actions"], right and right["actions"]))
+    roles.append(compare.compare_role_actions("ps", "ps:0", [], []) | {"modern": None})
+    metrics = {"legacy": legacy["metrics"], "modern": modern["metrics"]}
+    gap_allowed = 0.0 if losses.ok and config.exact else MAX_ACCURACY_GAP_INEXACT
+    if legacy["metrics"] and modern["metrics"]:
+        gap = abs(legacy["metrics"]["accuracy"] - modern["metrics"]["accuracy"])
+        metrics.update(accuracy_gap=gap, max_accuracy_gap=gap_allowed, ok=gap <= gap_allowed)
+    else:
+        metrics["ok"] = False
+    files = {
+        "same_checkpoint_steps": legacy["files"]["checkpoint_steps"] == modern["files"]["checkpoint_steps"],
+        "one_writer_per_side": legacy["files"]["one_writer"] and modern["files"]["one_writer"],
+    }
+    files["ok"] = all(files.values())
+    checks = {
+        "losses": losses.ok, "roles": all(role["ok"] for role in roles), "metrics": metrics["ok"], "files": files["ok"],
+        "replay": legacy["replay"]["ok"] and modern["replay"]["ok"],
+    }
+    notes = [
+        "losses: the mean loss of each global batch; legacy = float32 sum over workers of (worker loss / N), "
+        "modern = the all-reduced value every worker logs. "
+        + ("With N a power of two, dividing by N is exact and the sum of two terms rounds once either way, so the "
+           "losses must be bit-identical." if config.exact else
+           f"With N = {config.workers} (not a power of two) the all-reduce may add in another order: "
+           f"tolerance {tolerance}."),
+        "actions come from each side's last attempt: a killed process writes no trace (its losses survive in the "
+        "progress files).",
+    ]
+    return {"losses": losses.summary(), "roles": roles, "metrics": metrics, "files": files, "checks": checks,
+            "notes": notes, "ok": all(checks.values())}

@@ -1,0 +1,85 @@
+"""The two clusters `migrate parity --workers N` launches, as a registry: roles, command, loss convention.
+
+* legacy — ``python -m legacy.distributed``: 1 ps + N workers (worker 0 the
+  chief), `SyncReplicasOptimizer`; each worker reports its own loss on its
+  slice of the global batch, so the global batch's loss is their mean;
+* modern — ``python -m modern.distributed``: N workers (worker 0 the chief),
+  `MultiWorkerMirroredStrategy`; every worker reports the all-reduced mean.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Paths:
+    """Where one side's roles read and write (shared by every attempt)."""
+
+    root: Path
+
+    @property
+    def model_dir(self) -> Path:
+        return self.root / "model"
+
+    def progress(self, task_type: str, index: int) -> Path:
+        return self.root / f"progress-{task_type}{index}.jsonl"
+
+    def trace(self, task_type: str, index: int, attempt: int) -> Path:
+        return self.root / f"trace-{task_type}{index}-attempt{attempt}.json"
+
+    @property
+    def logs(self) -> Path:
+        return self.root / "logs"
+
+
+def mean_of_worker_losses(per_worker: list[dict[int, float]]) -> dict[int, float]:
+    """The global batch's loss from per-worker losses: float32 sum of ``loss_i / n`` in worker order.
+
+    That is what `MultiWorkerMirroredStrategy` all-reduces; for n a power of
+    two the division is exact, and for n = 2 the sum has one rounding either
+    way, so the result is bit-identical.
+    """
+    steps = set.intersection(*(set(losses) for losses in per_worker)) if per_worker else set()
+    count = np.float32(len(per_worker))
+    result = {}
+    for step in sorted(steps):
+        total = np.float32(0.0)
+        for losses in per_worker:
+            total = np.float32(total + np.float32(losses[step]) / count)
+        result[step] = float(total)
+    return result
+
+
+def chief_losses(per_worker: list[dict[int, float]]) -> dict[int, float]:
+    """Every worker holds the all-reduced loss; take the chief's."""
+    return dict(per_worker[0]) if per_worker else {}
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side's cluster: which processes, which module, how its losses combine."""
+
+    name: str
+    module: str
+    engine: str
+    role_counts: Callable[[int], dict[str, int]]
+    global_losses: Callable[[list[dict[int, float]]], dict[int, float]]
+    writes_initial_weights: bool
+
+
+SIDES: dict[str, Side] = {
+    "legacy": Side(
+        name="legacy", module="legacy.distributed", engine="SyncReplicasOptimizer + MonitoredTrainingSession (1 ps)",
+        role_counts=lambda workers: {"ps": 1, "worker": workers},
+        global_losses=mean_of_worker_losses, writes_initial_weights=True,
+    ),
+    "modern": Side(
+        name="modern", module="modern.distributed", engine="MultiWorkerMirroredStrategy + Keras fit",
+        role_counts=lambda workers: {"worker": workers},
+        global_losses=chief_losses, writes_initial_weights=False,
+    ),
+}
