@@ -23,11 +23,21 @@ from migrate.core.cli import (
     run_commands,
 )
 
+OPTIMIZER_FLAVOURS = ("exact", "native")
+DEFAULT_OPTIMIZER_FLAVOUR = "native"
+"""`modern.optimizers.flavours.FLAVOURS`/`DEFAULT_FLAVOUR`, spelled out: parsing must not import Keras."""
+
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model-dir", required=True, help="checkpoints and TensorBoard logs")
     parser.add_argument("--data-dir", help="MNIST as .npy/IDX files (memory-mapped) or anything migrate.core.mnist reads")
     parser.add_argument("--batch-size", type=positive_int, default=128)
+    parser.add_argument("--optimizer", choices=("adam", "sgd"), default="adam")
+    parser.add_argument(
+        "--optimizer-flavour", choices=OPTIMIZER_FLAVOURS, default=DEFAULT_OPTIMIZER_FLAVOUR,
+        help="exact: TF1's optimizer updates bit for bit (modern/optimizers); native: Keras' own optimizer. "
+        "Evaluate/predict need the optimizer and flavour a checkpoint was trained with.",
+    )
 
 
 def _configure_train(parser: argparse.ArgumentParser) -> None:
@@ -35,12 +45,16 @@ def _configure_train(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--steps", type=positive_int, default=2000,
                         help="global step to train to (a resumed run continues to it)")
     parser.add_argument("--learning-rate", type=positive_float, default=1e-3)
-    parser.add_argument("--optimizer", choices=("adam", "sgd"), default="adam")
     parser.add_argument("--dropout-rate", type=rate, default=0.5)
     parser.add_argument("--seed", type=int, default=0, help="initializers, dropout and the per-epoch permutation")
     parser.add_argument("--no-shuffle", action="store_true", help="order-preserving batches (the parity mode)")
     parser.add_argument("--save-checkpoints-steps", type=positive_int, default=500)
     parser.add_argument("--log-step-count-steps", type=positive_int, default=100)
+    parser.add_argument(
+        "--init-from-tf1", metavar="CHECKPOINT",
+        help="start from a TF1/Estimator checkpoint (its model dir or a prefix): weights, optimizer slots and "
+        "global step (modern/tf1_checkpoint.py); ignored once --model-dir holds a checkpoint",
+    )
 
 
 def _configure_evaluate(parser: argparse.ArgumentParser) -> None:
@@ -59,6 +73,7 @@ def _user_errors() -> Iterator[None]:
     from migrate.core.mnist import MnistDataError
     from modern.callbacks.nan_tensor import NanLossDuringTrainingError
     from modern.pipeline import PipelineError
+    from modern.tf1_checkpoint import TF1CheckpointError
     from modern.training import CheckpointMissingError, quiet_tensorflow_logging
 
     quiet_tensorflow_logging()
@@ -66,7 +81,7 @@ def _user_errors() -> Iterator[None]:
         yield
     except NanLossDuringTrainingError as error:
         raise CommandFailed(str(error)) from error
-    except (CheckpointMissingError, PipelineError, MnistDataError) as error:
+    except (CheckpointMissingError, PipelineError, MnistDataError, TF1CheckpointError) as error:
         raise UsageError(str(error)) from error
 
 
@@ -78,7 +93,8 @@ def run_train(args: argparse.Namespace) -> int:
             model_dir=args.model_dir, data_dir=args.data_dir, steps=args.steps, batch_size=args.batch_size,
             learning_rate=args.learning_rate, optimizer=args.optimizer, dropout_rate=args.dropout_rate,
             seed=args.seed, shuffle=not args.no_shuffle, save_steps=args.save_checkpoints_steps,
-            log_steps=args.log_step_count_steps,
+            log_steps=args.log_step_count_steps, optimizer_flavour=args.optimizer_flavour,
+            init_from_tf1=args.init_from_tf1,
         )
         result = train_model(config)
     state = "interrupted, saved" if result["interrupted"] else "done"
@@ -90,7 +106,9 @@ def run_evaluate(args: argparse.Namespace) -> int:
     with _user_errors():
         from modern.training import evaluate_model
 
-        metrics = evaluate_model(args.model_dir, args.data_dir, args.batch_size, args.steps)
+        metrics = evaluate_model(
+            args.model_dir, args.data_dir, args.batch_size, args.steps, args.optimizer, args.optimizer_flavour
+        )
     print(f"evaluate: global_step {metrics['global_step']}, loss {metrics['loss']:.4f}, "
           f"accuracy {metrics['accuracy']:.4f}")
     return 0
@@ -100,7 +118,9 @@ def run_predict(args: argparse.Namespace) -> int:
     with _user_errors():
         from modern.training import predict_model
 
-        classes, labels = predict_model(args.model_dir, args.data_dir, args.batch_size, args.steps)
+        classes, labels = predict_model(
+            args.model_dir, args.data_dir, args.batch_size, args.steps, args.optimizer, args.optimizer_flavour
+        )
     for index in range(min(args.show, len(classes))):
         print(f"{index}\tpredicted {classes[index]}\tlabel {labels[index]}")
     print(f"predict: {len(classes)} images, accuracy {float((classes == labels).mean()):.4f}")

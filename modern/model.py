@@ -33,6 +33,8 @@ import tensorflow as tf
 from tensorflow import keras
 
 from migrate.core.mnist_model import DEFAULT_PARAMS, IMAGE_SHAPE, LAYER_NAMES, OPTIMIZERS  # noqa: F401  (re-exported)
+from modern.optimizers.flavours import DEFAULT_FLAVOUR
+from modern.optimizers.flavours import make_optimizer as make_flavoured_optimizer
 
 
 def merged_params(params: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -46,17 +48,20 @@ def merged_params(params: Mapping[str, Any] | None) -> dict[str, Any]:
     return {**DEFAULT_PARAMS, **params}
 
 
-def make_optimizer(params: Mapping[str, Any]) -> keras.optimizers.Optimizer:
-    """Adam or plain SGD with the TF1 optimizers' hyperparameters."""
+def make_optimizer(params: Mapping[str, Any], flavour: str = DEFAULT_FLAVOUR) -> keras.optimizers.Optimizer:
+    """Adam or plain SGD with the TF1 optimizers' hyperparameters.
+
+    `flavour`: ``"exact"`` — the TF1-exact twin from `modern.optimizers`
+    (bit-identical updates); ``"native"`` — Keras' own optimizer with TF1's
+    hyperparameters (see `modern.optimizers.flavours`).
+    """
     name = params["optimizer"]
-    learning_rate = float(params["learning_rate"])
+    if name not in OPTIMIZERS:
+        raise ValueError(f"build_model: params['optimizer'] is {name!r}; expected one of {OPTIMIZERS}.")
+    tf1_kwargs: dict[str, Any] = {"learning_rate": float(params["learning_rate"])}
     if name == "adam":
-        return keras.optimizers.Adam(
-            learning_rate=learning_rate, beta_1=0.9, beta_2=0.999, epsilon=float(params["adam_epsilon"])
-        )
-    if name == "sgd":
-        return keras.optimizers.SGD(learning_rate=learning_rate, momentum=0.0)
-    raise ValueError(f"build_model: params['optimizer'] is {name!r}; expected one of {OPTIMIZERS}.")
+        tf1_kwargs.update(beta1=0.9, beta2=0.999, epsilon=float(params["adam_epsilon"]))
+    return make_flavoured_optimizer(name, flavour, **tf1_kwargs)
 
 
 def mean_cross_entropy(labels: tf.Tensor, logits: tf.Tensor) -> tf.Tensor:
@@ -154,17 +159,19 @@ class MnistConvNet(keras.Model):
         return self(images, training=False)
 
 
-def build_model(params: dict | None = None, seed: int = 0) -> keras.Model:
+def build_model(params: dict | None = None, seed: int = 0, optimizer_flavour: str = DEFAULT_FLAVOUR) -> keras.Model:
     """The compiled, built model with the optimizer's variables created.
 
-    `params`: see `DEFAULT_PARAMS`. `seed` seeds the initializers and dropout;
+    `params`: see `DEFAULT_PARAMS`. `optimizer_flavour`: ``"exact"`` (TF1's
+    updates bit for bit) or ``"native"`` (Keras' own), see `make_optimizer`.
+    `seed` seeds the initializers and dropout;
     initial weights are NOT the legacy ones for the same seed (copy them with
     `modern.weights.load_legacy_checkpoint` for parity).
     """
     params = merged_params(params)
     model = MnistConvNet(dropout_rate=params["dropout_rate"], seed=int(seed), name="mnist_conv_net")
     model(tf.zeros([1, *IMAGE_SHAPE], tf.uint8), training=False)
-    optimizer = make_optimizer(params)
+    optimizer = make_optimizer(params, optimizer_flavour)
     model.compile(optimizer=optimizer)
     optimizer.build(model.trainable_variables)
     return model

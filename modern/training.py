@@ -37,7 +37,9 @@ from modern.callbacks.nan_tensor import NanTensor
 from modern.callbacks.step_counter import StepCounter
 from modern.callbacks.summary_saver import SummarySaver
 from modern.model import build_model
+from modern.optimizers.flavours import DEFAULT_FLAVOUR
 from modern.pipeline import eval_dataset, mnist_arrays, train_dataset
+from modern.tf1_checkpoint import load_tf1_checkpoint
 
 
 class CheckpointMissingError(FileNotFoundError):
@@ -90,7 +92,14 @@ def latest_checkpoint(model_dir: str | os.PathLike, required: bool) -> str | Non
 
 def restore(model: keras.Model, checkpoint_path: str) -> int:
     """Restore model and optimizer state written by `CheckpointSaver`; return the global step."""
-    make_checkpoint(model).restore(checkpoint_path).assert_existing_objects_matched()
+    try:
+        make_checkpoint(model).restore(checkpoint_path).assert_existing_objects_matched()
+    except AssertionError as error:
+        raise CheckpointMissingError(
+            f"{checkpoint_path} does not hold the state of a {type(model.optimizer).__name__} optimizer ({error}); "
+            "it was probably written with the other --optimizer-flavour (exact/native) or --optimizer: pass the "
+            "ones it was trained with."
+        ) from error
     return int(model.optimizer.iterations.numpy())
 
 
@@ -132,6 +141,8 @@ class TrainConfig:
     shuffle: bool = True
     save_steps: int = 500
     log_steps: int = 100
+    optimizer_flavour: str = DEFAULT_FLAVOUR
+    init_from_tf1: str | None = None
 
     @property
     def params(self) -> dict[str, Any]:
@@ -141,13 +152,22 @@ class TrainConfig:
 def train_model(config: TrainConfig) -> dict[str, Any]:
     """Train to global step `config.steps` (absolute, like Estimator `max_steps`), resuming if possible.
 
+    Starts from the latest checkpoint in the model dir; without one, from the
+    TF1 checkpoint `config.init_from_tf1` (weights, optimizer slots, global
+    step: `modern.tf1_checkpoint`), else from scratch.
+
     Returns ``{"start_step", "global_step", "interrupted"}``.
     """
     arrays = mnist_arrays(config.data_dir)
-    model = build_model(config.params, seed=config.seed)
+    model = build_model(config.params, seed=config.seed, optimizer_flavour=config.optimizer_flavour)
     os.makedirs(config.model_dir, exist_ok=True)
     latest = latest_checkpoint(config.model_dir, required=False)
-    start = restore(model, latest) if latest else 0
+    if latest:
+        start = restore(model, latest)
+    elif config.init_from_tf1:
+        start = load_tf1_checkpoint(model, config.init_from_tf1)
+    else:
+        start = 0
     if start >= config.steps:
         return {"start_step": start, "global_step": start, "interrupted": False}
     dataset = train_dataset(
@@ -171,23 +191,23 @@ def train_model(config: TrainConfig) -> dict[str, Any]:
     }
 
 
-def _trained_model(model_dir: str, seed: int) -> keras.Model:
-    model = build_model(seed=seed)
+def _trained_model(model_dir: str, seed: int, optimizer: str, optimizer_flavour: str) -> keras.Model:
+    model = build_model({"optimizer": optimizer}, seed=seed, optimizer_flavour=optimizer_flavour)
     restore(model, latest_checkpoint(model_dir, required=True))
     return model
 
 
-def evaluate_model(model_dir: str, data_dir: str | None = None, batch_size: int = 128, steps: int | None = None) -> dict[str, float]:
+def evaluate_model(model_dir: str, data_dir: str | None = None, batch_size: int = 128, steps: int | None = None, optimizer: str = "adam", optimizer_flavour: str = DEFAULT_FLAVOUR) -> dict[str, float]:
     """Loss and accuracy of the latest checkpoint on the MNIST test set."""
     arrays = mnist_arrays(data_dir)
-    model = _trained_model(model_dir, seed=0)
+    model = _trained_model(model_dir, 0, optimizer, optimizer_flavour)
     return evaluate(model, eval_dataset(arrays["x_test"], arrays["y_test"], batch_size), steps=steps)
 
 
-def predict_model(model_dir: str, data_dir: str | None = None, batch_size: int = 128, steps: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+def predict_model(model_dir: str, data_dir: str | None = None, batch_size: int = 128, steps: int | None = None, optimizer: str = "adam", optimizer_flavour: str = DEFAULT_FLAVOUR) -> tuple[np.ndarray, np.ndarray]:
     """Predicted classes of the latest checkpoint on the MNIST test set, with the true labels."""
     arrays = mnist_arrays(data_dir)
-    model = _trained_model(model_dir, seed=0)
+    model = _trained_model(model_dir, 0, optimizer, optimizer_flavour)
     logits = predict(model, eval_dataset(arrays["x_test"], arrays["y_test"], batch_size), steps=steps)
     return logits.argmax(axis=1), np.asarray(arrays["y_test"][: len(logits)])
 

@@ -27,6 +27,8 @@ from modern.optimizers import Adagrad, Adam, Ftrl, GradientDescent, Momentum, RM
 from modern.optimizers.base import TF1ExactOptimizer
 
 FLAVOURS = ("exact", "native")
+DEFAULT_FLAVOUR = "native"
+"""What `modern.model.build_model` and `python -m modern` use unless told otherwise."""
 
 
 def _native_gradient_descent(learning_rate: Any, **ignored: Any) -> keras.optimizers.Optimizer:

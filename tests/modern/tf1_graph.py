@@ -8,6 +8,7 @@ weights must give identical logits and identical per-step SGD losses.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Callable
 
 import numpy as np
 import tensorflow as tf
@@ -57,8 +58,11 @@ def _variable(name: str, seed: int) -> tf.Variable:
     return tf.compat.v1.get_variable(name, shape=shape, dtype=tf.float32, initializer=initializer)
 
 
-def build_tf1_graph(learning_rate: float = 0.1, seed: int = 7) -> Tf1Graph:
-    """The legacy network in a fresh graph, variables initialised (random biases, to test them too)."""
+def build_tf1_graph(learning_rate: float = 0.1, seed: int = 7, optimizer: Callable[[], Any] | None = None) -> Tf1Graph:
+    """The legacy network in a fresh graph, variables initialised (random biases, to test them too).
+
+    `optimizer` builds the TF1 optimizer (default: GradientDescent at `learning_rate`).
+    """
     graph = tf.Graph()
     with graph.as_default():
         variables = {name: _variable(name, seed + index) for index, name in enumerate(VARIABLE_SHAPES)}
@@ -75,7 +79,8 @@ def build_tf1_graph(learning_rate: float = 0.1, seed: int = 7) -> Tf1Graph:
         logits = tf.nn.bias_add(tf.matmul(x, variables["logits/weights"]), variables["logits/biases"])
         loss = tf.compat.v1.losses.sparse_softmax_cross_entropy(labels=tf.cast(labels, tf.int32), logits=logits)
         global_step = tf.compat.v1.train.get_or_create_global_step()
-        train_op = tf.compat.v1.train.GradientDescentOptimizer(learning_rate).minimize(loss, global_step=global_step)
+        tf1_optimizer = optimizer() if optimizer else tf.compat.v1.train.GradientDescentOptimizer(learning_rate)
+        train_op = tf1_optimizer.minimize(loss, global_step=global_step)
         saver = tf.compat.v1.train.Saver()
         session = tf.compat.v1.Session(graph=graph)
         session.run(tf.compat.v1.global_variables_initializer())

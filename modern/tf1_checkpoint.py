@@ -1,0 +1,229 @@
+"""Continue a TF1 run in Keras: model variables *and* optimizer state from a TF1 checkpoint.
+
+`modern.weights.load_legacy_checkpoint` copies only the weights, which is
+enough to evaluate but not to continue training: Adam would restart with
+zero moments and fresh bias correction. `load_tf1_checkpoint` also copies
+what the TF1 optimizer kept, by TF1's checkpoint names:
+
+| TF1 optimizer | in the checkpoint | exact twin (`modern.optimizers`) | Keras' own |
+|---|---|---|---|
+| Adam | ``<var>/Adam``, ``<var>/Adam_1``, ``beta1_power``, ``beta2_power`` | slots m, v; beta powers | m, v; `iterations` gives the bias correction |
+| Momentum | ``<var>/Momentum`` | slot momentum | SGD velocity = -lr × accumulator |
+| Adagrad | ``<var>/Adagrad`` | slot accumulator | accumulator |
+| RMSProp | ``<var>/RMSProp`` (rms), ``_1`` (mg if centered), next (momentum) | same slots | velocity, average gradient, momentum (sign kept: both subtract it) |
+| Ftrl | ``<var>/Ftrl``, ``<var>/Ftrl_1`` | slots accum, linear | accumulator, linear |
+| GradientDescent | — | — | — |
+
+``global_step`` becomes `optimizer.iterations`. With the exact twin the
+continued run is bit-identical to continuing in TF1; with Keras' own it
+drifts as documented in "Exact or native optimizer?" (README) — and the
+Momentum conversion is exact only for a constant learning rate.
+
+Bad input (no checkpoint, missing variables or slots, slots of another
+optimizer, wrong shapes or dtypes) raises `TF1CheckpointError` naming every
+problem, before anything is assigned: the model and optimizer are left as
+they were.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+import keras
+import numpy as np
+import tensorflow as tf
+
+from modern.optimizers.base import TF1ExactOptimizer, variable_index
+from modern.weights import GLOBAL_STEP, LegacyCheckpointError, legacy_variables, resolve_checkpoint
+
+TF1_SLOT_PREFIXES = {
+    "Adam": "AdamOptimizer",
+    "Momentum": "MomentumOptimizer",
+    "Adagrad": "AdagradOptimizer",
+    "RMSProp": "RMSPropOptimizer",
+    "Ftrl": "FtrlOptimizer",
+    "Adadelta": "AdadeltaOptimizer",
+    "ProximalAdagrad": "ProximalAdagradOptimizer",
+}
+"""TF1's default slot name prefix → the optimizer that writes it (to name a mismatch)."""
+
+
+class TF1CheckpointError(LegacyCheckpointError):
+    """A TF1 checkpoint that does not fit the model or its optimizer; nothing was loaded."""
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """Copy checkpoint tensor `name` (through `transform`) into `target`."""
+
+    target: Any
+    name: str
+    transform: Callable[[np.ndarray], np.ndarray] = lambda value: value
+
+
+Slots = list[tuple[str, Any, Callable[[np.ndarray], np.ndarray]]]
+"""(TF1 checkpoint name, optimizer variable, transform) for one model variable."""
+
+
+def _identity(value: np.ndarray) -> np.ndarray:
+    return value
+
+
+def _exact_slots(optimizer: TF1ExactOptimizer, tf1_name: str, variable: Any) -> Slots:
+    return [
+        (checkpoint_name, optimizer.slot(variable, slot), _identity)
+        for slot, checkpoint_name in optimizer.tf1_slot_names(tf1_name).items()
+    ]
+
+
+def _numbered(tf1_name: str, prefix: str, index: int) -> str:
+    return f"{tf1_name}/{prefix}" + (f"_{index}" if index else "")
+
+
+def _native_adam(optimizer: Any, tf1_name: str, index: int) -> Slots:
+    return [
+        (_numbered(tf1_name, "Adam", 0), optimizer._momentums[index], _identity),
+        (_numbered(tf1_name, "Adam", 1), optimizer._velocities[index], _identity),
+    ]
+
+
+def _native_sgd(optimizer: Any, tf1_name: str, index: int) -> Slots:
+    if not optimizer.momentum:
+        return []
+    learning_rate = float(np.asarray(optimizer.learning_rate))
+    return [(_numbered(tf1_name, "Momentum", 0), optimizer.momentums[index], lambda accum: -learning_rate * accum)]
+
+
+def _native_adagrad(optimizer: Any, tf1_name: str, index: int) -> Slots:
+    return [(_numbered(tf1_name, "Adagrad", 0), optimizer._accumulators[index], _identity)]
+
+
+def _native_rmsprop(optimizer: Any, tf1_name: str, index: int) -> Slots:
+    slots = [(_numbered(tf1_name, "RMSProp", 0), optimizer._velocities[index], _identity)]
+    if optimizer.centered:
+        slots.append((_numbered(tf1_name, "RMSProp", 1), optimizer._average_gradients[index], _identity))
+    if optimizer.momentum > 0:
+        slots.append((_numbered(tf1_name, "RMSProp", 2 if optimizer.centered else 1), optimizer._momentums[index], _identity))
+    return slots
+
+
+def _native_ftrl(optimizer: Any, tf1_name: str, index: int) -> Slots:
+    return [
+        (_numbered(tf1_name, "Ftrl", 0), optimizer._accumulators[index], _identity),
+        (_numbered(tf1_name, "Ftrl", 1), optimizer._linears[index], _identity),
+    ]
+
+
+NATIVE_SLOTS: dict[type, Callable[[Any, str, int], Slots]] = {
+    keras.optimizers.Adam: _native_adam,
+    keras.optimizers.SGD: _native_sgd,
+    keras.optimizers.Adagrad: _native_adagrad,
+    keras.optimizers.RMSprop: _native_rmsprop,
+    keras.optimizers.Ftrl: _native_ftrl,
+}
+"""Keras' own optimizers this module can fill, with where each TF1 slot goes."""
+
+
+def optimizer_slots(optimizer: keras.optimizers.Optimizer, tf1_name: str, variable: Any) -> Slots:
+    """The TF1 checkpoint names of `variable`'s slots and the optimizer variables they fill."""
+    if isinstance(optimizer, TF1ExactOptimizer):
+        return _exact_slots(optimizer, tf1_name, variable)
+    mapper = NATIVE_SLOTS.get(type(optimizer))
+    if mapper is None:
+        supported = ", ".join(sorted(cls.__name__ for cls in NATIVE_SLOTS))
+        raise TF1CheckpointError(
+            f"cannot load TF1 optimizer state into {type(optimizer).__name__}; use an optimizer from "
+            f"modern.optimizers or one of Keras' {supported}."
+        )
+    return mapper(optimizer, tf1_name, variable_index(optimizer, variable))
+
+
+def _non_slots(optimizer: keras.optimizers.Optimizer) -> dict[str, Any]:
+    return optimizer.non_slot_variables() if isinstance(optimizer, TF1ExactOptimizer) else {}
+
+
+def _foreign_slots(names: Mapping[str, Any], tf1_name: str, expected: set[str]) -> dict[str, str]:
+    """Slot-like names under `tf1_name` the optimizer does not use → the TF1 optimizer that writes them."""
+    pattern = re.compile(re.escape(tf1_name) + r"/([A-Za-z]+)(?:_\d+)?$")
+    foreign = {}
+    for name in sorted(names):
+        match = pattern.match(name)
+        if match and name not in expected:
+            foreign[name] = TF1_SLOT_PREFIXES.get(match.group(1), "another optimizer")
+    return foreign
+
+
+def plan_assignments(
+    reader: tf.train.CheckpointReader, optimizer: keras.optimizers.Optimizer, variables: Mapping[str, Any]
+) -> tuple[list[Assignment], list[str]]:
+    """Everything to copy, and every problem found (checked before anything is assigned)."""
+    shapes = reader.get_variable_to_shape_map()
+    dtypes = reader.get_variable_to_dtype_map()
+    assignments: list[Assignment] = []
+    problems: list[str] = []
+
+    def check(name: str, target: Any, what: str) -> None:
+        if name not in shapes:
+            problems.append(f"{name} ({what}) is missing")
+        elif tuple(shapes[name]) != tuple(target.shape):
+            problems.append(f"{name} has shape {tuple(shapes[name])}, the {what} has {tuple(target.shape)}")
+        elif dtypes[name].base_dtype != tf.as_dtype(target.dtype).base_dtype:
+            problems.append(f"{name} is {dtypes[name].name}, the {what} is {tf.as_dtype(target.dtype).name}")
+
+    for tf1_name, variable in variables.items():
+        check(tf1_name, variable, "model variable")
+        assignments.append(Assignment(variable, tf1_name))
+        slots = optimizer_slots(optimizer, tf1_name, variable)
+        for checkpoint_name, slot_variable, transform in slots:
+            check(checkpoint_name, slot_variable, f"{type(optimizer).__name__} slot")
+            assignments.append(Assignment(slot_variable, checkpoint_name, transform))
+        foreign = _foreign_slots(shapes, tf1_name, {name for name, _, _ in slots})
+        if foreign:
+            problems.append(
+                f"{tf1_name} has optimizer slots {sorted(foreign)} (written by {', '.join(sorted(set(foreign.values())))}), "
+                f"which {type(optimizer).__name__} does not use (to take only the weights, use "
+                "modern.weights.load_legacy_checkpoint)"
+            )
+    for name, variable in _non_slots(optimizer).items():
+        check(name, variable, f"{type(optimizer).__name__} state")
+        assignments.append(Assignment(variable, name))
+    if GLOBAL_STEP not in shapes:
+        problems.append(f"{GLOBAL_STEP} is missing (the optimizer's iterations come from it)")
+    return assignments, problems
+
+
+def load_tf1_checkpoint(
+    model: keras.Model,
+    checkpoint_path: str | os.PathLike,
+    variables: Mapping[str, Any] | None = None,
+) -> int:
+    """Copy a TF1 checkpoint's variables and optimizer state into `model` and `model.optimizer`.
+
+    `variables` maps TF1 checkpoint names to the model's variables (default:
+    the legacy MNIST names, `modern.weights.legacy_variables`). The optimizer
+    is built on `model.trainable_variables` if it is not yet. Returns the
+    checkpoint's global step, now also `model.optimizer.iterations`.
+    Raises `TF1CheckpointError` listing every problem before assigning anything.
+    """
+    prefix = resolve_checkpoint(checkpoint_path)
+    reader = tf.train.load_checkpoint(prefix)
+    optimizer = model.optimizer
+    if optimizer is None:
+        raise TF1CheckpointError("the model has no optimizer; compile it first (build_model does).")
+    variables = dict(variables) if variables is not None else legacy_variables(model)
+    optimizer.build(model.trainable_variables)
+    assignments, problems = plan_assignments(reader, optimizer, variables)
+    if problems:
+        available = ", ".join(sorted(name for name in reader.get_variable_to_shape_map() if not name.startswith("_")))
+        raise TF1CheckpointError(
+            f"{prefix} does not fit the model and its {type(optimizer).__name__} optimizer: {'; '.join(problems)}. "
+            f"The checkpoint holds: {available}. Nothing was loaded."
+        )
+    values = [(assignment.target, assignment.transform(reader.get_tensor(assignment.name))) for assignment in assignments]
+    global_step = int(reader.get_tensor(GLOBAL_STEP))
+    for target, value in values:
+        target.assign(np.asarray(value, dtype=np.dtype(tf.as_dtype(target.dtype).as_numpy_dtype)))
+    optimizer.iterations.assign(global_step)
+    return global_step
