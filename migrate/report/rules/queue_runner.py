@@ -44,7 +44,7 @@ TRAIN_NAMES = (
 )
 QUEUES = ("FIFOQueue", "RandomShuffleQueue", "PaddingFIFOQueue", "PriorityQueue", "QueueBase")
 NAMES = frozenset(f"tensorflow.train.{name}" for name in TRAIN_NAMES) | frozenset(
-    f"tensorflow.{prefix}{name}" for name in QUEUES for prefix in ("", "queue.")
+    f"tensorflow.{name}" for name in QUEUES  # tf.queue.FIFOQueue is the same class: canonical() maps it here
 )
 
 

@@ -40,8 +40,8 @@ RULE = Rule(code="TFM510", name="v1-summary", effort="rewrite", doc=__doc__, mod
 
 NAMES = frozenset(
     f"tensorflow.summary.{name}"
-    for name in ("merge_all", "merge", "FileWriter", "FileWriterCache", "Summary", "tensor_summary", "get_summary_description")
-)
+    for name in ("merge_all", "merge", "FileWriter", "FileWriterCache", "tensor_summary", "get_summary_description")
+) | {"tensorflow.Summary"}  # also spelled tf.summary.Summary: the API tree's shortest path is the canonical one
 
 
 @register(RULE, *sorted(NAMES))

@@ -38,8 +38,8 @@ def _lookup(root: object, dotted: str) -> object:
     return root
 
 
-def walk() -> tuple[str, list[str]]:
-    """(TensorFlow version, the data file's lines)."""
+def walk(groups: list[list[str]] | None = None) -> tuple[str, list[str]]:
+    """(TensorFlow version, the data file's lines); `groups` receives every object's paths."""
     import tensorflow as tf
 
     modules: set[str] = set()
@@ -72,6 +72,8 @@ def walk() -> tuple[str, list[str]]:
                 paths.setdefault(id(member), []).append(dotted)
 
     visit(tf.compat.v1, "tensorflow", 0)
+    if groups is not None:
+        groups.extend(paths.values())
     aliases = []
     for spellings in paths.values():
         if len(spellings) < 2:
@@ -95,12 +97,55 @@ def walk() -> tuple[str, list[str]]:
     return tf.__version__, lines
 
 
+def rule_names() -> set[str]:
+    """The canonical TensorFlow names rules register for (namespaces, attributes, keywords excluded)."""
+    from migrate.report.registry import CHECKS, load_rules
+
+    load_rules()
+    return {key for key in CHECKS if isinstance(key, str) and key.startswith("tensorflow.") and not key.endswith(".*")}
+
+
+def audit() -> dict:
+    """What the test checks, computed where TensorFlow is importable:
+
+    * `current`: the data file as the installed TensorFlow would write it;
+    * `missing`: rule names that are not in the real API tree (tf.contrib and private paths excepted);
+    * `escaped`: spellings of a rule's object in the tree that do not resolve to a name the rule registered.
+    """
+    import tensorflow as tf
+
+    from migrate.report.api_tree import UNCHARTED
+    from migrate.report.names import canonical
+
+    groups: list[list[str]] = []
+    version, lines = walk(groups)
+    names = rule_names()
+    missing = []
+    for name in sorted(names):
+        if name.startswith(UNCHARTED):
+            continue
+        try:
+            _lookup(tf.compat.v1, name)
+        except AttributeError:
+            missing.append(name)
+    escaped = []
+    for spellings in groups:
+        if any(spelling in names for spelling in spellings):
+            escaped.extend(spelling for spelling in spellings if canonical(spelling) not in names)
+    return {"current": HEADER.format(version=version) + "\n".join(lines) + "\n", "missing": missing, "escaped": sorted(escaped)}
+
+
 def render() -> str:
     version, lines = walk()
     return HEADER.format(version=version) + "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":
+    if "--audit" in sys.argv:
+        import json
+
+        print(json.dumps(audit()))
+        raise SystemExit(0)
     text = render()
     if "--write" in sys.argv:
         OUTPUT.write_text(text, encoding="utf-8")
