@@ -65,6 +65,10 @@ def fix_text(text: str, fixes: dict[str, Fix] | None = None) -> FixResult:
     if "tensorflow" not in text or not fixes:
         return FixResult(text, False)
     try:
+        ast.parse(text)  # Python's own message and line for a syntax error; LibCST's are vaguer
+    except (SyntaxError, ValueError) as error:
+        raise FixFailed(f"syntax error at line {getattr(error, 'lineno', None) or '?'}: {getattr(error, 'msg', error)}") from None
+    try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as error:
         raise FixFailed(f"syntax error at line {error.raw_line}: {error.message}") from None

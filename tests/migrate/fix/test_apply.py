@@ -47,7 +47,7 @@ def test_symlinked_file_is_rewritten_through_the_link(write, tmp_path: Path) -> 
 
 def test_diff_mode_changes_nothing_and_syntax_errors_are_skipped(write, tmp_path: Path) -> None:
     write("a.py", TF1)
-    write("b.py", "import tensorflow as tf\ndef f(:\n")
+    write("b.py", "import tensorflow as tf\ndef f(:\n    tf.logging.info(1)\n")
     write("c.py", "import os\n")
     results = {Path(result.path).name: result for result in fix_paths([str(tmp_path)], write=False, jobs=1)}
     assert results["a.py"].changed and not results["a.py"].written

@@ -42,7 +42,7 @@ def test_diff_prints_and_exits_1_without_writing(write, tmp_path: Path, capsys) 
     path = write("train.py", TF1)
     assert main(["fix", "--diff", "--quiet", str(path)]) == 1
     out = capsys.readouterr().out
-    assert out.startswith(f"--- a/{path}\n+++ b/{path}\n")
+    assert out.startswith(f"--- a/{str(path).lstrip('/')}\n+++ b/{str(path).lstrip('/')}\n")
     assert "-    tf.app.run()\n+    app.run(main)\n" in out
     assert path.read_text() == TF1
 
