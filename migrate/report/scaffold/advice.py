@@ -42,6 +42,8 @@ class Segment:
     parameters: frozenset[str]
     aliases: AliasTable
     several: bool = False
+    moved: bool = False
+    """Moved into a Keras method (whose return value Keras ignores), not copied as a method of its own."""
 
 
 def reasons(function: ast.FunctionDef, segments: list[Segment], undefined: dict[str, list[int]]) -> dict[int, list[str]]:
@@ -71,7 +73,7 @@ def reasons(function: ast.FunctionDef, segments: list[Segment], undefined: dict[
 def _visit(node: ast.AST, statement: ast.stmt, segment: Segment, found: dict[int, list[str]]) -> None:
     if isinstance(node, ast.stmt):
         statement = node
-        if isinstance(node, ast.Return) and (node.value is not None or segment.several):
+        if segment.moved and isinstance(node, ast.Return) and (node.value is not None or segment.several):
             found.setdefault(_first_line(node), []).append(RETURN_ADVICE)
     reason = _reason(node, segment)
     if reason:

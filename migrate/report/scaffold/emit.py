@@ -112,8 +112,9 @@ class _Builder:
         self.classes: list[_Class] = []
         for path, module, qualname in hook.ancestry or [(hook.path, hook.module, hook.qualname)]:
             source = load_module(path, module)
-            if source is not None and qualname in source.cst_classes and qualname in source.ast_classes:
-                self.classes.append(_Class(source, qualname, source.cst_classes[qualname], source.ast_classes[qualname]))
+            node = source.cst_class(qualname) if source is not None else None
+            if node is not None:
+                self.classes.append(_Class(source, qualname, node, source.ast_classes[qualname]))
         if self.classes and self.classes[0].qualname != hook.qualname:
             self.classes = []
         self.tensorflow_bases = list(hook.tensorflow_bases or [hook.tensorflow_base])
@@ -259,7 +260,7 @@ class _Builder:
                 parameters = [param.name.value for param in function.params.params[1:]]
                 body[0] = rewrite.with_comments(rewrite.without_leading_blank_lines(body[0]), f"# moved from {cls.name}.{method.name}({', '.join(parameters)})", first=True)
                 statements += body
-                segments.append(advice.Segment(len(body), method.name, cls.source.module, frozenset(parameters), cls.source.aliases, several=len(moved) > 1))
+                segments.append(advice.Segment(len(body), method.name, cls.source.module, frozenset(parameters), cls.source.aliases, several=len(moved) > 1, moved=True))
             if not statements:
                 continue
             signature = "self, batch, logs=None" if any(name in BATCH for name in tf1_methods) else "self, logs=None"

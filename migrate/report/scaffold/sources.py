@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import libcst as cst
 
@@ -18,14 +18,35 @@ _NESTED = (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler
 class SourceModule:
     path: str
     module: str
-    cst_module: cst.Module
+    text: str
     ast_classes: dict[str, ast.ClassDef]
-    cst_classes: dict[str, cst.ClassDef]
     imports: dict[str, str]
     """Name bound by a top-level import → that import, made absolute, binding only this name."""
     defined: frozenset[str]
     """Names a top-level `def`, `class` or assignment binds."""
     aliases: AliasTable
+    _cst_classes: dict[str, cst.ClassDef | None] = field(default_factory=dict)
+
+    def cst_class(self, qualname: str) -> cst.ClassDef | None:
+        """The class's concrete syntax tree. A top-level class is parsed alone (hook modules can be
+        thousands of lines; LibCST parsing is the scaffold's main cost), a nested one with its module."""
+        if qualname not in self._cst_classes:
+            node = self.ast_classes.get(qualname)
+            found: cst.ClassDef | None = None
+            try:
+                if node is not None and node.col_offset == 0:
+                    first = min([node.lineno, *(decorator.lineno for decorator in node.decorator_list)])
+                    lines = self.text.splitlines(keepends=True)[first - 1: node.end_lineno]
+                    statement = cst.parse_module("".join(lines)).body[0]
+                    found = statement if isinstance(statement, cst.ClassDef) else None
+                elif node is not None:
+                    classes: dict[str, cst.ClassDef] = {}
+                    _collect_cst_classes(cst.parse_module(self.text), "", classes)
+                    found = classes.get(qualname)
+            except cst.ParserSyntaxError:
+                found = None
+            self._cst_classes[qualname] = found
+        return self._cst_classes[qualname]
 
     def import_for(self, name: str) -> str | None:
         """The statement that brings `name` into a file beside the scaffold, or None."""
@@ -41,8 +62,7 @@ def load(path: str, module: str) -> SourceModule | None:
         source = SourceFile(os.path.abspath(path), path, os.path.dirname(os.path.abspath(path)))
         text = read_source(source, max_bytes=1 << 40).text
         tree = ast.parse(text)
-        cst_module = cst.parse_module(text)
-    except (SkipFile, SyntaxError, ValueError, cst.ParserSyntaxError, RecursionError):
+    except (SkipFile, SyntaxError, ValueError, RecursionError):
         return None
     package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
     statements = _top_level(tree.body)
@@ -53,17 +73,14 @@ def load(path: str, module: str) -> SourceModule | None:
     for node in assignments:
         for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
             defined.update(element.id for element in ast.walk(target) if isinstance(element, ast.Name))
-    cst_classes: dict[str, cst.ClassDef] = {}
-    _collect_cst_classes(cst_module, "", cst_classes)
     ast_classes: dict[str, ast.ClassDef] = {}
     for node, qualname in iter_classes(tree.body):
         ast_classes.setdefault(qualname, node)
     return SourceModule(
         path=path,
         module=module,
-        cst_module=cst_module,
+        text=text,
         ast_classes=ast_classes,
-        cst_classes=cst_classes,
         imports=_import_bindings(imports, package),
         defined=frozenset(defined),
         aliases=build_alias_table(imports, assignments, definitions, package),

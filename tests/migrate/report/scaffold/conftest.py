@@ -85,6 +85,23 @@ def runnable_part(source: str) -> tuple[str, list[str]]:
                 kept.append(item.name)
             body.append(item)
         node.body = body or [ast.Pass()]
+    removed = True
+    while removed:  # a kept method that calls a removed one (a phase twin delegating to it) goes too
+        removed = False
+        for node in tree.body:
+            if not isinstance(node, ast.ClassDef):
+                continue
+            names = {item.name for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            for item in list(node.body):
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                    isinstance(use, ast.Attribute) and isinstance(use.value, ast.Name) and use.value.id == "self"
+                    and use.attr.startswith("on_") and use.attr not in names
+                    for use in ast.walk(item)
+                ):
+                    node.body.remove(item)
+                    kept.remove(item.name)
+                    removed = True
+            node.body = node.body or [ast.Pass()]
     return ast.unparse(tree), kept
 
 
@@ -114,3 +131,60 @@ def scaffold_of(write, run_scan, tmp_path):
         return text[text.index('"""\n', 3) + 4:]
 
     return make
+
+
+def import_scaffold(path, class_name: str | None = None):
+    """Load a scaffold's runnable part (methods with a TODO removed) as a module; return its callback class."""
+    import importlib.util
+    import sys
+
+    code, _ = runnable_part(path.read_text())
+    runnable = path.with_name(f"_runnable_{path.name}")
+    runnable.write_text(code)
+    name = f"scaffold_{abs(hash(str(runnable)))}"
+    spec = importlib.util.spec_from_file_location(name, runnable)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    classes = [value for value in vars(module).values() if isinstance(value, type) and value.__module__ == name]
+    return next(cls for cls in classes if class_name in (None, cls.__name__))
+
+
+@pytest.fixture(scope="session")
+def stock_model():
+    """A compiled two-layer Keras model and a few batches: what a callback must survive fit/evaluate/predict on."""
+    import numpy as np
+    import keras
+
+    model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3, activation="relu"), keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    x = np.linspace(0, 1, 32, dtype="float32").reshape(8, 4)
+    y = x.sum(axis=1, keepdims=True)
+    return model, x, y
+
+
+@pytest.fixture(scope="session")
+def survivors(stock_model):
+    """survivors({name: callback}) → {name: the exception fit/evaluate/predict raised with it} (empty: all survived).
+
+    All callbacks run together first (one fit, one evaluate, one predict); only
+    when that fails does each run alone, to name the one that broke.
+    """
+
+    def run_all(callbacks: list) -> str | None:
+        model, x, y = stock_model
+        try:
+            model.fit(x, y, batch_size=4, epochs=1, verbose=0, callbacks=callbacks)
+            model.evaluate(x, y, batch_size=4, verbose=0, callbacks=callbacks)
+            model.predict(x, batch_size=4, verbose=0, callbacks=callbacks)
+        except Exception as error:  # noqa: BLE001 - reported with the callback's name
+            return f"{type(error).__name__}: {error}"
+        return None
+
+    def run(callbacks: dict) -> dict[str, str]:
+        if run_all(list(callbacks.values())) is None:
+            return {}
+        outcomes = {name: run_all([callback]) for name, callback in callbacks.items()}
+        return {name: outcome for name, outcome in outcomes.items() if outcome is not None} or {"(together)": "failed only together"}
+
+    return run
