@@ -13,6 +13,7 @@ from legacy.hooks.event_recorder import EventRecorderHook, load_events
 from legacy.hooks.feed_fn import feed_input_fn, make_feed_fn_hook
 from legacy.hooks.final_ops import make_final_ops_hook
 from legacy.hooks.global_step_waiter import make_global_step_waiter_hook
+from legacy.hooks.in_memory_evaluator import make_in_memory_evaluator_hook
 from legacy.hooks.iterator_initializer import IteratorInitializerHook
 from legacy.hooks.logging_tensor import make_logging_tensor_hook
 from legacy.hooks.names import GLOBAL_STEP, LOSS, value_of
@@ -39,6 +40,7 @@ __all__ = [
     "make_feed_fn_hook",
     "make_final_ops_hook",
     "make_global_step_waiter_hook",
+    "make_in_memory_evaluator_hook",
     "make_logging_tensor_hook",
     "make_nan_tensor_hook",
     "make_profiler_hook",

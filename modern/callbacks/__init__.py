@@ -7,8 +7,9 @@ with its defaults on a stock compiled model: where TF1 read the step's own
 loss, a file carries its own copy of the small `_StepLoss` helper that
 recovers it from Keras' running mean. Each declares the literal
 `TF1_EQUIVALENT` that `migrate hooks` turns into the mapping table. Files
-without a class (`feed_fn`, `global_step_waiter`, `iterator_initializer`)
-document why no callback is needed. This module only re-exports.
+without a class (`checkpoint_input_pipeline`, `feed_fn`, `global_step_waiter`,
+`iterator_initializer`, `stop_at_checkpoint_step`, `sync_replicas`) document
+why no callback is needed and what to do instead. This module only re-exports.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from modern.callbacks.checkpoint_saver import CheckpointSaver, CheckpointSaverLi
 from modern.callbacks.early_stopping import EarlyStopping
 from modern.callbacks.event_recorder import EventRecorder
 from modern.callbacks.final_ops import FinalOps
+from modern.callbacks.in_memory_evaluator import InMemoryEvaluator
 from modern.callbacks.logging_tensor import LoggingTensor
 from modern.callbacks.nan_tensor import NanLossDuringTrainingError, NanTensor
 from modern.callbacks.profiler import Profiler
@@ -30,6 +32,7 @@ __all__ = [
     "EarlyStopping",
     "EventRecorder",
     "FinalOps",
+    "InMemoryEvaluator",
     "LoggingTensor",
     "NanLossDuringTrainingError",
     "NanTensor",

@@ -9,11 +9,13 @@ from migrate.cli import main
 from migrate.core.hook_map import callbacks_directory, equivalent_for, load_hook_map, markdown_table, read_metadata
 
 EXPECTED = {
+    "CheckpointInputPipelineHook": (None, "checkpoint_input_pipeline.py"),
     "CheckpointSaverHook": ("CheckpointSaver", "checkpoint_saver.py"),
     "EventRecorderHook": ("EventRecorder", "event_recorder.py"),
     "FeedFnHook": (None, "feed_fn.py"),
     "FinalOpsHook": ("FinalOps", "final_ops.py"),
     "GlobalStepWaiterHook": (None, "global_step_waiter.py"),
+    "InMemoryEvaluatorHook": ("InMemoryEvaluator", "in_memory_evaluator.py"),
     "IteratorInitializerHook": (None, "iterator_initializer.py"),
     "LoggingTensorHook": ("LoggingTensor", "logging_tensor.py"),
     "NanTensorHook": ("NanTensor", "nan_tensor.py"),
@@ -22,6 +24,8 @@ EXPECTED = {
     "StopAtStepHook": ("StopAtStep", "stop_at_step.py"),
     "StopOnConditionHook": ("StopOnCondition", "stop_on_condition.py"),
     "SummarySaverHook": ("SummarySaver", "summary_saver.py"),
+    "SyncReplicasOptimizer.make_session_run_hook": (None, "sync_replicas.py"),
+    "make_stop_at_checkpoint_step_hook": (None, "stop_at_checkpoint_step.py"),
     "stop_if_no_decrease_hook": ("EarlyStopping", "early_stopping.py"),
 }
 
@@ -36,7 +40,7 @@ def test_every_hook_has_its_callback_and_file():
 
 def test_every_callback_file_declares_metadata_naming_a_class_it_defines():
     files = [path for path in sorted(callbacks_directory().glob("*.py")) if path.name != "__init__.py"]
-    assert len(files) == 14
+    assert len(files) == 18
     for path in files:
         metadata = read_metadata(path)
         assert metadata is not None, f"{path.name} lacks TF1_EQUIVALENT"

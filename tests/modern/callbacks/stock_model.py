@@ -148,6 +148,21 @@ def final_ops(module: ModuleType, workdir: Path) -> None:
     assert final.final_ops_values == {key: float(value) for key, value in results.items()}, final.final_ops_values
 
 
+def in_memory_evaluator(module: ModuleType, workdir: Path) -> None:
+    """InMemoryEvaluatorHook(every_n_iter=4): at the start, steps 4 and 8, and the end; training logs untouched."""
+    x, y = stock_data()
+    without = fit(stock_model(learning_rate=0.05), []).history
+    model = stock_model(learning_rate=0.05)
+    evaluator = module.InMemoryEvaluator((x, y), every_n_iter=4, batch_size=BATCH, output_dir=workdir)
+    history = fit(model, [evaluator]).history
+    assert [step for step, _ in evaluator.results] == [0, 4, 8, 10], evaluator.results
+    assert_close(history["loss"], without["loss"], "training loss with mid-epoch evaluations")
+    final = model.evaluate(x, y, batch_size=BATCH, verbose=0, return_dict=True)
+    assert_close([evaluator.results[-1][1][key] for key in sorted(final)], [final[key] for key in sorted(final)], "final")
+    assert evaluator.results[0][1]["loss"] > evaluator.results[-1][1]["loss"]
+    assert sorted(scalars(workdir)["loss"]) == [0, 4, 8, 10]
+
+
 def logging_tensor(module: ModuleType, workdir: Path) -> None:
     """LoggingTensorHook({"step": global_step, "loss": loss}, every_n_iter=3): steps 1, 4, 7, 10 with their losses."""
     model = stock_model()
@@ -234,12 +249,14 @@ def no_callback(module: ModuleType, workdir: Path) -> None:
 
 
 SCENARIOS: dict[str, Callable[[ModuleType, Path], None]] = {
+    "checkpoint_input_pipeline": no_callback,
     "checkpoint_saver": checkpoint_saver,
     "early_stopping": early_stopping,
     "event_recorder": event_recorder,
     "feed_fn": no_callback,
     "final_ops": final_ops,
     "global_step_waiter": no_callback,
+    "in_memory_evaluator": in_memory_evaluator,
     "iterator_initializer": no_callback,
     "logging_tensor": logging_tensor,
     "nan_tensor": nan_tensor,
@@ -247,7 +264,9 @@ SCENARIOS: dict[str, Callable[[ModuleType, Path], None]] = {
     "step_counter": step_counter,
     "stop_at_step": stop_at_step,
     "stop_on_condition": stop_on_condition,
+    "stop_at_checkpoint_step": no_callback,
     "summary_saver": summary_saver,
+    "sync_replicas": no_callback,
 }
 """Keyed by file stem; every file of `modern/callbacks/` must have one (tested)."""
 
