@@ -46,7 +46,7 @@ MESSAGE = (
 )
 
 
-@register(RULE, *sorted(NAMES))
+@register(RULE, *sorted(NAMES), "tensorflow.data.Iterator.*")
 def check_function(reference: Reference, context: FileContext) -> Iterator[Message]:
     yield reference.node, f"`{reference.spelling}` {MESSAGE}"
 
