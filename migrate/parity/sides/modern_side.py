@@ -1,6 +1,7 @@
 """The modern side: Keras `fit` + callbacks on the generator pipeline (TF 2.15 or 2.21)."""
 from __future__ import annotations
 
+import importlib.metadata
 import platform
 from pathlib import Path
 from typing import Callable
@@ -39,7 +40,8 @@ def versions() -> dict[str, str]:
     return {
         "python": platform.python_version(),
         "tensorflow": tf.__version__,
-        "keras": keras.__version__,
+        # `tensorflow.keras` on Keras 2.15 has no __version__; the installed distribution says it.
+        "keras": getattr(keras, "__version__", None) or importlib.metadata.version("keras"),
         "numpy": np.__version__,
     }
 
