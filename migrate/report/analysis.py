@@ -167,8 +167,10 @@ def analyse_tree(
     if has_classes:
         result.classes = _class_infos(tree, context, result.module, locate, result.path)
     if MENTION.search(text):
-        top_level = {node.name for node in tree.body if isinstance(node, ast.ClassDef)}
-        result.hook_passes = hook_passes(tree, lambda node: _qualified_class(node, aliases, result.module, top_level))
+        classes: dict[str, str] = {}
+        for node, qualname in iter_classes(tree.body):
+            classes.setdefault(node.name, qualname)
+        result.hook_passes = hook_passes(tree, lambda node: _qualified_class(node, aliases, result.module, classes))
     if "migrate:" in text:
         result.suppressions = _suppressions(text, locate)
 
@@ -525,14 +527,15 @@ def _class_infos(tree: ast.Module, context: FileContext, module: str, locate: Lo
     return infos
 
 
-def _qualified_class(node: ast.AST, aliases: AliasTable, module: str, top_level: set[str]) -> str | None:
-    """The dotted name a called class stands for: imported, or defined at the top of this file."""
+def _qualified_class(node: ast.AST, aliases: AliasTable, module: str, classes: dict[str, str]) -> str | None:
+    """The dotted name a called class stands for: imported, or defined in this file (local classes too)."""
     qualified = aliases.qualified(node)
     if qualified is not None:
         return qualified
     parts = dotted_parts(node)
-    if parts and parts[0] in top_level:
-        return ".".join([module, *parts]) if module else ".".join(parts)
+    if parts and parts[0] in classes:
+        local = ".".join([classes[parts[0]], *parts[1:]])
+        return f"{module}.{local}" if module else local
     return None
 
 

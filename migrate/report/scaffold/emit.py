@@ -198,7 +198,9 @@ class _Builder:
     # -- members -------------------------------------------------------------------
 
     def _copied_members(self) -> list[_Member]:
-        members: list[_Member] = []
+        """Class attributes, then methods, of the class and its in-repo bases; the first definition wins (MRO)."""
+        attributes: list[_Member] = []
+        methods: list[_Member] = []
         taken: set[str] = set()
         for index, cls in enumerate(self.classes):
             for statement in cls.node.body.body:
@@ -207,15 +209,16 @@ class _Builder:
                     if name in PROTOCOL_METHODS or name in taken:
                         continue
                     taken.add(name)
-                    members.append(self._copied_function(index, statement, self.renames.get(name, name)))
+                    methods.append(self._copied_function(index, statement, self.renames.get(name, name)))
                 elif _assigned_names(statement) and not (_assigned_names(statement) & taken):
                     names = _assigned_names(statement)
                     taken |= names
                     node = self._transform(statement, index)
                     for old in names & set(self.renames):
                         node = node.visit(rewrite.ClassNameReplacer({old}, self.renames[old]))
-                    members.append(_Member(rewrite.without_leading_blank_lines(node), origin=cls.source))
-        return members
+                    node = rewrite.without_leading_blank_lines(node)
+                    attributes.append(_Member(rewrite.with_leading_blank_line(node) if not attributes else node, origin=cls.source))
+        return attributes + methods
 
     def _copied_function(self, index: int, function: cst.FunctionDef, name: str, comment: str | None = None) -> _Member:
         cls = self.classes[index]

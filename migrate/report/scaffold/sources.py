@@ -88,10 +88,16 @@ def load(path: str, module: str) -> SourceModule | None:
 
 
 def _top_level(body: list[ast.stmt]) -> list[ast.stmt]:
-    """Module-level statements, including those inside module-level `if`/`try` blocks."""
+    """Module-level statements, including those inside module-level `if`/`try` blocks.
+
+    Not those under `if __name__ == "__main__":`: they only exist when the file
+    runs as a script, so importing them from the scaffold would fail.
+    """
     found = []
     for statement in body:
-        if isinstance(statement, (ast.If, ast.Try)) or type(statement).__name__ == "TryStar":
+        if isinstance(statement, ast.If) and _is_main_guard(statement.test):
+            found += _top_level(statement.orelse)
+        elif isinstance(statement, (ast.If, ast.Try)) or type(statement).__name__ == "TryStar":
             blocks = [statement.body, statement.orelse, getattr(statement, "finalbody", [])]
             blocks += [handler.body for handler in getattr(statement, "handlers", [])]
             for block in blocks:
@@ -99,6 +105,15 @@ def _top_level(body: list[ast.stmt]) -> list[ast.stmt]:
         else:
             found.append(statement)
     return found
+
+
+def _is_main_guard(test: ast.expr) -> bool:
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and any(isinstance(value, ast.Constant) and value.value == "__main__" for value in test.comparators)
+    )
 
 
 def _import_bindings(imports: list[ast.Import | ast.ImportFrom], package: str) -> dict[str, str]:

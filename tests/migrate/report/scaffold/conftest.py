@@ -1,108 +1,11 @@
-"""What every scaffold must satisfy (issue 14), as fixtures: `scaffold_problems` and `runnable_part`."""
+"""What every scaffold must satisfy (issue 14), as fixtures; the checks live in `migrate.report.scaffold.check`."""
 from __future__ import annotations
 
-import ast
 from typing import Callable
 
 import pytest
 
-from migrate.report.scaffold.free_names import undefined_names
-from migrate.report.scaffold.keras_names import CALLBACK_OWNED
-from migrate.core.protocol import KERAS_TO_TF1
-
-TODO = "# TODO(migrate):"
-
-
-def todo_marked_lines(source: str) -> set[int]:
-    """Lines of the statements that carry a TODO comment block directly above them."""
-    lines = source.splitlines()
-    marked = set()
-    tree = ast.parse(source)
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.stmt):
-            continue
-        first = min([node.lineno, *(decorator.lineno for decorator in getattr(node, "decorator_list", []))])
-        above = first - 2
-        while above >= 0 and lines[above].lstrip().startswith("#"):
-            if lines[above].lstrip().startswith(TODO):
-                body_start = node.body[0].lineno if hasattr(node, "body") and isinstance(node.body, list) and node.body else None
-                last = (body_start - 1) if body_start and body_start > node.lineno else node.end_lineno
-                marked.update(range(first, last + 1))
-                break
-            above -= 1
-    return marked
-
-
-def problems(source: str) -> list[str]:
-    """Why a scaffold breaks the acceptance criteria; empty when it meets them."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError as error:
-        return [f"does not parse: {error}"]
-    found = []
-    marked = todo_marked_lines(source)
-    for name, lines in undefined_names(source).items():
-        unmarked = [line for line in lines if line not in marked]
-        if unmarked:
-            found.append(f"undefined name {name!r} on line(s) {unmarked} without a TODO")
-    phase_methods = set(KERAS_TO_TF1)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "__init__":
-            receiver = node.func.value
-            if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and receiver.func.id == "super":
-                if node.args or node.keywords:
-                    found.append(f"line {node.lineno}: arguments passed to keras.callbacks.Callback.__init__")
-        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name):
-            if node.value.id == "self" and node.attr in CALLBACK_OWNED:
-                found.append(f"line {node.lineno}: assigns self.{node.attr}, which keras.callbacks.Callback owns")
-        if isinstance(node, ast.ClassDef):
-            for item in node.body:
-                names = [item.name] if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) else [
-                    target.id for target in getattr(item, "targets", [getattr(item, "target", None)]) if isinstance(target, ast.Name)
-                ]
-                for name in names:
-                    if name in CALLBACK_OWNED and name not in phase_methods:
-                        found.append(f"line {item.lineno}: class defines {name}, which keras.callbacks.Callback owns")
-    return found
-
-
-def runnable_part(source: str) -> tuple[str, list[str]]:
-    """The scaffold without its methods that contain a TODO; and the names of the methods kept."""
-    tree = ast.parse(source)
-    lines = source.splitlines()
-    marked = todo_marked_lines(source)
-    kept = []
-    for node in tree.body:
-        if not isinstance(node, ast.ClassDef):
-            continue
-        body = []
-        for item in node.body:
-            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                span = range(item.lineno - 1, item.end_lineno + 1)
-                text = "\n".join(lines[item.lineno - 1: item.end_lineno])
-                if TODO in text or any(line in marked for line in span):
-                    continue
-                kept.append(item.name)
-            body.append(item)
-        node.body = body or [ast.Pass()]
-    removed = True
-    while removed:  # a kept method that calls a removed one (a phase twin delegating to it) goes too
-        removed = False
-        for node in tree.body:
-            if not isinstance(node, ast.ClassDef):
-                continue
-            names = {item.name for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))}
-            for item in list(node.body):
-                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
-                    isinstance(use, ast.Attribute) and isinstance(use.value, ast.Name) and use.value.id == "self"
-                    and use.attr.startswith("on_") and use.attr not in names
-                    for use in ast.walk(item)
-                ):
-                    node.body.remove(item)
-                    kept.remove(item.name)
-                    removed = True
-            node.body = node.body or [ast.Pass()]
-    return ast.unparse(tree), kept
+from migrate.report.scaffold.check import problems, runnable_part, survive
 
 
 @pytest.fixture
@@ -133,23 +36,6 @@ def scaffold_of(write, run_scan, tmp_path):
     return make
 
 
-def import_scaffold(path, class_name: str | None = None):
-    """Load a scaffold's runnable part (methods with a TODO removed) as a module; return its callback class."""
-    import importlib.util
-    import sys
-
-    code, _ = runnable_part(path.read_text())
-    runnable = path.with_name(f"_runnable_{path.name}")
-    runnable.write_text(code)
-    name = f"scaffold_{abs(hash(str(runnable)))}"
-    spec = importlib.util.spec_from_file_location(name, runnable)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    classes = [value for value in vars(module).values() if isinstance(value, type) and value.__module__ == name]
-    return next(cls for cls in classes if class_name in (None, cls.__name__))
-
-
 @pytest.fixture(scope="session")
 def stock_model():
     """A compiled two-layer Keras model and a few batches: what a callback must survive fit/evaluate/predict on."""
@@ -165,26 +51,5 @@ def stock_model():
 
 @pytest.fixture(scope="session")
 def survivors(stock_model):
-    """survivors({name: callback}) → {name: the exception fit/evaluate/predict raised with it} (empty: all survived).
-
-    All callbacks run together first (one fit, one evaluate, one predict); only
-    when that fails does each run alone, to name the one that broke.
-    """
-
-    def run_all(callbacks: list) -> str | None:
-        model, x, y = stock_model
-        try:
-            model.fit(x, y, batch_size=4, epochs=1, verbose=0, callbacks=callbacks)
-            model.evaluate(x, y, batch_size=4, verbose=0, callbacks=callbacks)
-            model.predict(x, batch_size=4, verbose=0, callbacks=callbacks)
-        except Exception as error:  # noqa: BLE001 - reported with the callback's name
-            return f"{type(error).__name__}: {error}"
-        return None
-
-    def run(callbacks: dict) -> dict[str, str]:
-        if run_all(list(callbacks.values())) is None:
-            return {}
-        outcomes = {name: run_all([callback]) for name, callback in callbacks.items()}
-        return {name: outcome for name, outcome in outcomes.items() if outcome is not None} or {"(together)": "failed only together"}
-
-    return run
+    """survivors({name: callback}) → {name: what fit/evaluate/predict raised with it}; empty when all survived."""
+    return lambda callbacks: survive(callbacks, *stock_model)

@@ -16,9 +16,8 @@ from pathlib import Path
 import pytest
 
 from migrate.report.scaffold import callback_name, emit_callbacks
+from migrate.report.scaffold.check import load_runnable
 from migrate.report.scanner import ScanOptions, scan
-
-from .conftest import import_scaffold
 
 pytestmark = pytest.mark.estimator
 
@@ -80,7 +79,7 @@ def test_every_constructible_scaffold_survives_fit_evaluate_and_predict(scaffold
             continue
         args, kwargs = arguments(tf, tmp_path)
         try:
-            callbacks[hook.full_name] = import_scaffold(path, callback_name(hook))(*args, **kwargs)
+            callbacks[hook.full_name] = load_runnable(path, callback_name(hook))(*args, **kwargs)
         except Exception as error:  # noqa: BLE001 - reported with the hook's name
             failures[hook.full_name] = f"construction: {type(error).__name__}: {error}"
     failures.update(survivors(callbacks))
