@@ -226,7 +226,9 @@ def run_worker(args: argparse.Namespace, index: int, cluster: dict[str, list[str
             start = int(session.run_step_fn(lambda step_context: step_context.session.run(global_step)))
             if is_chief and start == 0 and args.initial_weights_out is not None:
                 values = session.run_step_fn(lambda step_context: step_context.session.run(model_variables))
-                np.savez(args.initial_weights_out, **values)
+                partial = args.initial_weights_out.with_name(args.initial_weights_out.name + ".partial.npz")
+                np.savez(partial, **values)
+                os.replace(partial, args.initial_weights_out)  # the modern side starts once this file exists
             state["step"] = start
             progress = open(args.progress, "a", encoding="utf-8") if args.progress is not None else None
             trained_from = time.monotonic()

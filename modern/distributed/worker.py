@@ -135,7 +135,14 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     from modern.weights import legacy_variables
 
     began = time.monotonic()
-    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    try:
+        strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    except (tf.errors.OpError, RuntimeError, ValueError) as error:
+        address = json.loads(environ["TF_CONFIG"])["cluster"]["worker"][index]
+        raise RoleError(
+            f"could not start the server of worker {index} at {address} "
+            f"({getattr(error, 'message', str(error)).strip()}); is the port already taken?"
+        ) from error
     params = {"learning_rate": args.learning_rate, "optimizer": args.optimizer, "dropout_rate": args.dropout_rate}
     with strategy.scope():
         model = build_distributed_model(params, seed=args.seed)

@@ -18,6 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -159,7 +160,22 @@ class Cluster:
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
 
+    def check_ports(self) -> None:
+        """Every address must be bindable now: name the role whose port another process holds."""
+        for role in self.roles:
+            host, port = self.spec[role.task_type][role.index].rsplit(":", 1)
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+                try:
+                    sock.bind((host, int(port)))
+                except OSError as error:
+                    raise ClusterError(
+                        f"{self.side} {role.name}: port {host}:{port} is already taken ({error.strerror}); nothing "
+                        "was started. Run again to pick other free ports, or stop the process holding it."
+                    ) from error
+
     def start(self) -> None:
+        """Start every role (after checking the ports); a role that then fails to start is reported by `wait`."""
+        self.check_ports()
         self.workdir.mkdir(parents=True, exist_ok=True)
         for role in self.roles:
             env = {**os.environ, **self.env,
@@ -184,10 +200,15 @@ class Cluster:
             f"Its log ({self.logs[role]}) ends with:\n{log_tail(self.logs[role])}"
         )
 
-    def wait(self, fault: Fault | None = None) -> Outcome:
-        """Until every waited role exits 0 ("done") or `fault` fires ("killed"); raises `ClusterError` otherwise."""
+    def wait(self, fault: Fault | None = None, cancel: threading.Event | None = None) -> Outcome:
+        """Until every waited role exits 0 ("done") or `fault` fires ("killed"); raises `ClusterError` otherwise.
+
+        `cancel` set by another thread (the other side failed, Ctrl-C) stops the wait with a `ClusterError`.
+        """
         began = time.monotonic()
         while True:
+            if cancel is not None and cancel.is_set():
+                raise ClusterError(f"{self.side}: stopped because the other side failed or was interrupted.")
             for role, process in self.processes.items():
                 code = process.poll()
                 if code is not None and (code != 0 or not role.waited):

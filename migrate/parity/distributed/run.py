@@ -16,6 +16,8 @@ from __future__ import annotations
 import json
 import shutil
 import sys
+import threading
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -23,7 +25,7 @@ from typing import Callable
 import numpy as np
 
 from migrate.parity.distributed import compare
-from migrate.parity.distributed.cluster import Cluster, Fault, Role, cluster_spec, free_ports
+from migrate.parity.distributed.cluster import Cluster, Fault, Role, cluster_spec, free_ports, last_progress_step
 from migrate.parity.distributed.sides import SIDES, Paths
 
 Progress = Callable[[str], None]
@@ -157,7 +159,7 @@ def files_written(model_dir: Path, writer_pids: dict[int, str]) -> dict:
 
 
 def run_side(side: str, config: DistributedConfig, data_path: Path, root: Path, initial_weights: Path,
-             progress: Progress) -> dict:
+             progress: Progress, cancel: threading.Event | None = None) -> dict:
     """Run one side's cluster to the last step (twice if a fault is injected); what it wrote and reported."""
     spec_of = SIDES[side]
     paths = Paths(root / side)
@@ -178,15 +180,17 @@ def run_side(side: str, config: DistributedConfig, data_path: Path, root: Path, 
                  f"{' (restart)' if attempt else ''}")
         with Cluster(side, python, spec, roles, paths.logs, config.timeout, env) as cluster:
             cluster.start()
-            outcome = cluster.wait(config.kill if attempt == 0 else None)
+            outcome = cluster.wait(config.kill if attempt == 0 else None, cancel)
         for task, pid in outcome.pids.items():
             writer_pids[pid] = "chief" if task == "worker:0" else task
         record = {"attempt": attempt, "status": outcome.status, "seconds": round(outcome.seconds, 2), "pids": outcome.pids}
         if outcome.status == "killed":
+            # The chief may finish the step in flight after the kill: the cluster's last step is the furthest progress.
+            reached = max(last_progress_step(role.progress) for role in roles if role.progress is not None)
             resumed = latest_checkpoint_step(paths.model_dir)
             record.update(killed=f"{outcome.killed.task_type}:{outcome.killed.index}",
-                          killed_at_step=outcome.killed_at_step, resumes_from_checkpoint=resumed,
-                          steps_lost=outcome.killed_at_step - (resumed or 0))
+                          killed_at_step=outcome.killed_at_step, cluster_step=reached,
+                          resumes_from_checkpoint=resumed, steps_lost=reached - (resumed or 0))
             progress(f"[{side}] SIGKILL {record['killed']} at step {outcome.killed_at_step}; the cluster restarts from "
                      f"the checkpoint at step {resumed}")
         attempts.append(record)
@@ -219,13 +223,51 @@ def run_distributed(config: DistributedConfig, data, workdir: Path, progress: Pr
         shutil.rmtree(workdir)
     data_path = write_data(data, workdir / "data.npz", config.train_examples, config.test_examples)
     initial_weights = workdir / "initial-weights.npz"
-    sides = {side: run_side(side, config, data_path, workdir, initial_weights, progress) for side in config.sides}
+    if set(config.sides) == {"legacy", "modern"}:
+        sides = _run_both(config, data_path, workdir, initial_weights, progress)
+    else:
+        sides = {side: run_side(side, config, data_path, workdir, initial_weights, progress) for side in config.sides}
     result = {"config": config.as_dict(), "sides": sides, "workdir": str(workdir)}
     if set(sides) == {"legacy", "modern"}:
         result.update(compare_sides(config, sides["legacy"], sides["modern"]))
     else:
         result["ok"] = all(side["replay"]["ok"] and side["files"]["one_writer"] for side in sides.values())
     return result
+
+
+def _run_both(config: DistributedConfig, data_path: Path, workdir: Path, initial_weights: Path,
+              progress: Progress) -> dict[str, dict]:
+    """Legacy in a thread, modern as soon as the legacy chief has written the step-0 weights it copies.
+
+    The clusters overlap (most of a short run is process start-up), and a
+    failure or Ctrl-C on either side stops both.
+    """
+    cancel = threading.Event()
+    results: dict[str, dict] = {}
+    errors: list[BaseException] = []
+
+    def legacy() -> None:
+        try:
+            results["legacy"] = run_side("legacy", config, data_path, workdir, initial_weights, progress, cancel)
+        except BaseException as error:  # re-raised in the main thread
+            errors.append(error)
+            cancel.set()
+
+    thread = threading.Thread(target=legacy, name="legacy-cluster")
+    thread.start()
+    try:
+        while not initial_weights.exists() and thread.is_alive():
+            time.sleep(0.1)
+        if initial_weights.exists():
+            results["modern"] = run_side("modern", config, data_path, workdir, initial_weights, progress, cancel)
+    except BaseException:
+        cancel.set()
+        raise
+    finally:
+        thread.join()
+    if errors:
+        raise errors[0]
+    return {"legacy": results["legacy"], "modern": results["modern"]}
 
 
 def compare_sides(config: DistributedConfig, legacy: dict, modern: dict) -> dict:

@@ -1,0 +1,102 @@
+"""The launcher without TensorFlow: ports, faults, failures, timeouts, clean-up."""
+from __future__ import annotations
+
+import socket
+import sys
+import time
+
+import pytest
+
+from migrate.parity.distributed.cluster import Cluster, ClusterError, Fault, Role, cluster_spec, free_ports
+
+
+def sleeper(task_type: str, index: int, seconds: float = 60.0, **kwargs) -> Role:
+    return Role(task_type, index, ("-c", f"import time; time.sleep({seconds})"), **kwargs)
+
+
+def make_cluster(tmp_path, roles, timeout=30.0):
+    counts = {}
+    for role in roles:
+        counts[role.task_type] = counts.get(role.task_type, 0) + 1
+    return Cluster("legacy", sys.executable, cluster_spec(counts, free_ports(len(roles))), roles, tmp_path, timeout)
+
+
+def test_free_ports_are_distinct_and_the_spec_lists_them_by_role():
+    ports = free_ports(3)
+    assert len(set(ports)) == 3
+    assert cluster_spec({"ps": 1, "worker": 2}, ports) == {
+        "ps": [f"127.0.0.1:{ports[0]}"], "worker": [f"127.0.0.1:{ports[1]}", f"127.0.0.1:{ports[2]}"]}
+
+
+@pytest.mark.parametrize("text, expected", [
+    pytest.param("worker:1@15", Fault("worker", 1, 15), id="worker 1 at step 15"),
+    pytest.param("worker:0@1", Fault("worker", 0, 1), id="the chief at step 1"),
+])
+def test_fault_parses(text, expected):
+    assert Fault.parse(text) == expected
+
+
+@pytest.mark.parametrize("text", ["worker1@15", "worker:1", "worker:x@3", "worker:1@0"])
+def test_fault_rejects_malformed_text(text):
+    with pytest.raises(ValueError, match="--kill"):
+        Fault.parse(text)
+
+
+def test_a_dying_worker_is_named_and_every_other_process_stopped(tmp_path):
+    dying = Role("worker", 1, ("-c", "import sys; print('boom'); sys.exit(3)"))
+    roles = [sleeper("ps", 0, waited=False), sleeper("worker", 0), dying]
+    with make_cluster(tmp_path, roles) as cluster:
+        cluster.start()
+        with pytest.raises(ClusterError, match=r"legacy worker 1 \(127\.0\.0\.1:\d+\) exited with code 3") as error:
+            cluster.wait()
+        processes = list(cluster.processes.values())
+    assert "boom" in str(error.value)
+    assert all(process.poll() is not None for process in processes)
+
+
+def test_a_port_already_taken_is_reported_before_anything_starts(tmp_path):
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen()
+    taken = holder.getsockname()[1]
+    roles = [sleeper("ps", 0, waited=False), sleeper("worker", 0)]
+    spec = {"ps": [f"127.0.0.1:{free_ports(1)[0]}"], "worker": [f"127.0.0.1:{taken}"]}
+    with holder, Cluster("modern", sys.executable, spec, roles, tmp_path, 30) as cluster:
+        with pytest.raises(ClusterError, match=f"modern worker 0: port 127.0.0.1:{taken} is already taken"):
+            cluster.start()
+        assert cluster.processes == {}
+
+
+def test_timeout_names_the_roles_still_running_and_stops_them(tmp_path):
+    with make_cluster(tmp_path, [sleeper("worker", 0)], timeout=0.3) as cluster:
+        cluster.start()
+        with pytest.raises(ClusterError, match="worker 0 still running after 0 s"):
+            cluster.wait()
+    assert all(process.poll() is not None for process in cluster.processes.values())
+
+
+def test_ctrl_c_stops_every_child(tmp_path):
+    cluster = make_cluster(tmp_path, [sleeper("ps", 0, waited=False), sleeper("worker", 0)])
+    with pytest.raises(KeyboardInterrupt):
+        with cluster:
+            cluster.start()
+            raise KeyboardInterrupt
+    assert all(process.poll() is not None for process in cluster.processes.values())
+
+
+def test_fault_kills_the_role_once_its_progress_reaches_the_step(tmp_path):
+    progress = tmp_path / "progress.jsonl"
+    writer = Role("worker", 1, ("-c", f"""
+import json, time
+with open({str(progress)!r}, "a") as handle:
+    for step in range(1, 100):
+        handle.write(json.dumps({{"step": step, "loss": 1.0}}) + "\\n"); handle.flush(); time.sleep(0.02)
+"""), progress=progress)
+    with make_cluster(tmp_path, [sleeper("worker", 0), writer]) as cluster:
+        cluster.start()
+        began = time.monotonic()
+        outcome = cluster.wait(Fault("worker", 1, 5))
+    assert outcome.status == "killed"
+    assert 5 <= outcome.killed_at_step < 99
+    assert time.monotonic() - began < 20
+    assert cluster.processes[writer].returncode == -9

@@ -1,0 +1,23 @@
+"""`migrate parity --workers N` usage errors: exit 2 with a message, before any process starts."""
+from __future__ import annotations
+
+import pytest
+
+from migrate.cli import main
+
+
+@pytest.mark.parametrize("argv, message", [
+    pytest.param(["--side", "legacy"], "--side cannot be combined with --workers", id="single-process flag"),
+    pytest.param(["--mode", "statistical"], "--mode cannot be combined with --workers", id="statistical mode"),
+    pytest.param(["--optimizer", "adam"], "--optimizer adam cannot be combined", id="adam"),
+    pytest.param(["--batch-size", "63"], "--batch-size 63 (the global batch) must split evenly over 2 workers",
+                 id="uneven batch"),
+    pytest.param(["--kill", "worker:2@5"], "only worker:0 … worker:1 exist", id="kill a worker that does not exist"),
+    pytest.param(["--kill", "worker:1@900", "--steps", "100"], "must be before the last step 100", id="kill too late"),
+    pytest.param(["--kill", "soon"], "--kill expects TASK:INDEX@STEP", id="malformed kill"),
+    pytest.param(["--modern-python", "/nonexistent/python"], "is not an executable interpreter", id="bad interpreter"),
+])
+def test_bad_distributed_flags_exit_2(argv, message, capsys, tmp_path):
+    assert main(["parity", "--workers", "2", "--out", str(tmp_path), *argv]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "distributed-run").exists()

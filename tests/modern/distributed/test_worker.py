@@ -1,0 +1,54 @@
+"""`modern.distributed` on the current Keras: TF_CONFIG errors, and a 2-worker cluster writing one set of files.
+
+On TF 2.15 the shared faulted run (tests/migrate/parity/distributed) covers
+the cluster; here the cluster runs on Keras 3 only, where Keras reduces logs
+and builds models differently under a strategy.
+"""
+from __future__ import annotations
+
+import json
+
+import keras
+import pytest
+
+from migrate.parity.distributed.run import DistributedConfig, run_distributed
+from modern.distributed.worker import RoleError, main, role_from_tf_config
+
+WORKERS = ["127.0.0.1:1", "127.0.0.1:2"]
+
+
+@pytest.mark.parametrize("environ, message", [
+    pytest.param({}, "TF_CONFIG is not set", id="no TF_CONFIG"),
+    pytest.param({"TF_CONFIG": json.dumps({"cluster": {"ps": WORKERS}, "task": {"type": "ps", "index": 0}})},
+                 "has no 'worker' role", id="missing workers"),
+    pytest.param({"TF_CONFIG": json.dumps({"cluster": {"worker": WORKERS}, "task": {"type": "worker", "index": 5}})},
+                 "task worker:5 is not one of the 2 workers", id="index out of range"),
+])
+def test_bad_tf_config_names_what_is_wrong(environ, message):
+    with pytest.raises(RoleError, match=message):
+        role_from_tf_config(environ)
+
+
+def test_an_uneven_batch_split_exits_2(monkeypatch, capsys, tmp_path):
+    monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": {"worker": WORKERS}, "task": {"type": "worker", "index": 0}}))
+    code = main(["--model-dir", str(tmp_path), "--data", str(tmp_path / "x.npz"), "--steps", "2",
+                 "--global-batch-size", "63", "--trace", str(tmp_path / "t.json")])
+    assert code == 2
+    assert "(worker 0): error: --global-batch-size 63 does not split evenly over 2 workers" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(int(keras.__version__.split(".")[0]) < 3, reason="Keras 2.15 runs in the shared faulted run")
+def test_two_workers_on_keras3_write_one_set_of_checkpoints_and_summaries(mnist, tmp_path):
+    config = DistributedConfig(workers=2, steps=6, global_batch_size=64, save_steps=3, log_steps=3,
+                               train_examples=256, test_examples=64, sides=("modern",), timeout=240)
+    result = run_distributed(config, mnist, tmp_path / "run", progress=lambda _: None)
+    modern = result["sides"]["modern"]
+    assert result["ok"]
+    assert sorted(modern["losses"]) == list(range(1, 7))
+    chief, worker = modern["traces"][0], modern["traces"][1]
+    assert chief["losses"] == worker["losses"]  # the all-reduced loss, the same on every worker
+    assert chief["versions"]["keras"].startswith("3.")
+    files = modern["files"]
+    assert files["checkpoint_steps"] == [0, 3, 6]
+    assert files["event_writers"] == ["chief"] and files["worker_temp_dirs_left"] == []
+    assert worker["actions"] == [] and {a["callback"] for a in chief["actions"]} >= {"CheckpointSaver", "SummarySaver"}
