@@ -72,7 +72,7 @@ def fix_file(source: SourceFile, write: bool, max_bytes: int = DEFAULT_MAX_BYTES
     if not outcome.changed:
         return result
     result.changed, result.rewrites = True, outcome.rewrites
-    result.diff = unified_diff(source.display, data, outcome.data)
+    result.diff = unified_diff(source.display, data, outcome.data, outcome.encoding)
     if write:
         try:
             write_atomically(source.path, data, outcome.data)
@@ -146,9 +146,10 @@ def write_atomically(path: str, original: bytes, new: bytes) -> None:
         raise
 
 
-def unified_diff(display: str, old: bytes, new: bytes) -> str:
-    old_lines = old.decode("utf-8", errors="replace").splitlines(keepends=True)
-    new_lines = new.decode("utf-8", errors="replace").splitlines(keepends=True)
+def unified_diff(display: str, old: bytes, new: bytes, encoding: str = "utf-8") -> str:
+    """The change as text (decoded with the file's own encoding), paths as `a/...`, `b/...`."""
+    old_lines = old.decode(encoding, errors="replace").splitlines(keepends=True)
+    new_lines = new.decode(encoding, errors="replace").splitlines(keepends=True)
     name = display.lstrip("/")
     lines = difflib.unified_diff(old_lines, new_lines, f"a/{name}", f"b/{name}")
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)

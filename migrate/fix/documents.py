@@ -35,6 +35,7 @@ class Outcome:
     rewrites: int = 0
     declined: list[Declined] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    encoding: str = "utf-8"
 
 
 def fix_document(path: str, data: bytes) -> Outcome:
@@ -54,8 +55,8 @@ def _fix_python(data: bytes) -> Outcome:
     except FixFailed as error:
         raise Unfixable(str(error)) from None
     if not result.changed:
-        return Outcome(data, False, 0, result.declined)
-    return Outcome(result.text.encode(encoding), True, result.rewrites, result.declined)
+        return Outcome(data, False, 0, result.declined, encoding=encoding)
+    return Outcome(result.text.encode(encoding), True, result.rewrites, result.declined, encoding=encoding)
 
 
 def _encoding(data: bytes) -> str:

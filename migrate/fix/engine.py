@@ -118,9 +118,6 @@ class Use:
                 return arg.value
         return positional[position].value if len(positional) > position else None
 
-    def has_argument(self, position: int, keyword: str) -> bool:
-        return self.argument(position, keyword) is not None or any(arg.star for arg in (self.call.args if self.call else ()))
-
     def is_member_use(self, expression: cst.BaseExpression, members: frozenset[str]) -> bool:
         """`expression` is `<this move's module>.<one of members>`."""
         if not isinstance(expression, cst.Attribute) or expression.attr.value not in members:

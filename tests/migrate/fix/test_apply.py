@@ -63,3 +63,9 @@ def test_parallel_run_matches_serial(write, tmp_path: Path) -> None:
     results = fix_paths([str(tmp_path)], write=True, jobs=2)
     assert len(results) == 20 and all(result.written for result in results)
     assert all(path.read_text() == FIXED for path in (tmp_path / "pkg").iterdir())
+
+
+def test_diff_of_a_latin1_file_shows_its_characters(write, tmp_path: Path) -> None:
+    write("l.py", b"# -*- coding: latin-1 -*-\nimport tensorflow as tf\ntf.logging.info('caf\xe9')\n")
+    [result] = fix_paths([str(tmp_path)], write=False, jobs=1)
+    assert "+logging.info('café')" in result.diff

@@ -52,6 +52,7 @@ programs = st.builds(lambda head, body, tail: "\n".join([*head, body, *tail]) + 
 FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=None,
+    database=None,  # no .hypothesis/ directory in the checkout
     derandomize=EXAMPLES <= 50,  # the suite is reproducible; bench.fuzz explores
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
 )

@@ -97,3 +97,15 @@ def test_unusable_baseline_is_a_usage_error(content, message, write, tmp_path: P
         write("baseline.json", content)
     assert main(["report", str(tmp_path / "a.py"), "--baseline", str(tmp_path / "baseline.json")]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_notebook_findings_match_by_cell_line_text(write, tmp_path: Path, capsys) -> None:
+    cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None}
+    notebook = {"cells": [{**cell, "source": "import tensorflow as tf\nsess = tf.Session()\n"}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    path = write("n.ipynb", json.dumps(notebook))
+    baseline = str(tmp_path / "b.json")
+    assert main(["report", str(path), "--write-baseline", baseline]) == 0
+    notebook["cells"].insert(0, {"cell_type": "markdown", "metadata": {}, "source": "# title"})
+    notebook["cells"][1]["source"] = "import tensorflow as tf\n\n\nsess = tf.Session()\n"
+    path.write_text(json.dumps(notebook))
+    assert main(["report", str(path), "--baseline", baseline]) == 0
