@@ -500,9 +500,30 @@ class _Rewriter(cst.CSTTransformer):
     ) -> cst.BaseStatement | cst.FlattenSentinel | cst.RemovalSentinel:
         if not any(small in self.plan.sites for small in original_node.body):
             return updated_node
+        kept, added = self._rebuild(original_node.body, updated_node.body)
+        if kept:
+            line = updated_node.with_changes(body=_semicolons(kept))
+            return cst.FlattenSentinel([line, cst.SimpleStatementLine(body=_semicolons(added))]) if added else line
+        if added:
+            return updated_node.with_changes(body=_semicolons(added))
+        if any(line.comment is not None for line in original_node.leading_lines) or original_node.trailing_whitespace.comment:
+            return updated_node.with_changes(body=[cst.Pass()])
+        return cst.RemoveFromParent()
+
+    def leave_SimpleStatementSuite(
+        self, original_node: cst.SimpleStatementSuite, updated_node: cst.SimpleStatementSuite
+    ) -> cst.SimpleStatementSuite:
+        """`if ...: from tensorflow.compat.v1 import flags` — the same, kept on its one line."""
+        if not any(small in self.plan.sites for small in original_node.body):
+            return updated_node
+        kept, added = self._rebuild(original_node.body, updated_node.body)
+        return updated_node.with_changes(body=_semicolons(kept + added or [cst.Pass()]))
+
+    def _rebuild(self, originals, updated_body) -> tuple[list[cst.BaseSmallStatement], list[cst.BaseSmallStatement]]:
+        """The small statements kept (imports minus moved names) and the absl imports that replace sites."""
         kept: list[cst.BaseSmallStatement] = []
         added: list[cst.BaseSmallStatement] = []
-        for original, updated in zip(original_node.body, updated_node.body):
+        for original, updated in zip(originals, updated_body):
             sites = self.plan.sites.get(original)
             if sites is None:
                 kept.append(updated)
@@ -512,14 +533,7 @@ class _Rewriter(cst.CSTTransformer):
                 kept.append(remaining)
             if original not in self.plan.drop_sites:
                 added.extend(_absl_imports([(site.move.target, site.local) for site in sites]))
-        if kept:
-            line = updated_node.with_changes(body=_semicolons(kept))
-            return cst.FlattenSentinel([line, cst.SimpleStatementLine(body=_semicolons(added))]) if added else line
-        if added:
-            return updated_node.with_changes(body=_semicolons(added))
-        if any(line.comment is not None for line in original_node.leading_lines) or original_node.trailing_whitespace.comment:
-            return updated_node.with_changes(body=[cst.Pass()])
-        return cst.RemoveFromParent()
+        return kept, added
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         if not self.plan.new_imports:

@@ -209,6 +209,34 @@ CASES = [
     ),
     pytest.param(
         """\
+        if True: from tensorflow.compat.v1 import flags; import os
+        flags.DEFINE_bool("fast", False, "")
+        """,
+        """\
+        if True: import os; from absl import flags
+        flags.DEFINE_bool("fast", False, "")
+        """,
+        id="a one-line suite keeps its shape",
+    ),
+    pytest.param(
+        """\
+        try:
+            from tensorflow.compat.v1 import flags
+        except ImportError:
+            flags = None
+        flags.DEFINE_bool("fast", False, "")
+        """,
+        """\
+        try:
+            from tensorflow.compat.v1 import flags
+        except ImportError:
+            flags = None
+        flags.DEFINE_bool("fast", False, "")
+        """,
+        id="a name bound two ways is left (its uses see both)",
+    ),
+    pytest.param(
+        """\
         def train():
             from tensorflow.compat.v1 import logging
             logging.info("x")
