@@ -68,6 +68,11 @@ _loaded = False
 
 def load_fixes() -> dict[str, Fix]:
     """Import every fix module once; return rule code → fix."""
+    _load()
+    return dict(sorted(FIXES.items()))
+
+
+def _load() -> None:
     global _loaded
     if not _loaded:
         import migrate.fix.rules as package
@@ -75,12 +80,12 @@ def load_fixes() -> dict[str, Fix]:
         for module_info in pkgutil.iter_modules(package.__path__, prefix=f"{package.__name__}."):
             importlib.import_module(module_info.name)
         _loaded = True
-    return dict(sorted(FIXES.items()))
 
 
 def fix_kind(code: str) -> str:
-    """`automatic` when `migrate fix` applies a fix for the rule, else `manual`."""
-    return "automatic" if code in load_fixes() else "manual"
+    """`automatic` when `migrate fix` applies a fix for the rule, else `manual` (called per finding)."""
+    _load()
+    return "automatic" if code in FIXES else "manual"
 
 
 def fix_scope(code: str, effort: str) -> tuple[str, str]:
