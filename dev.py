@@ -7,6 +7,11 @@
 Environments live inside the checkout (git-ignored) and are installed from the
 committed locks in `requirements/`; they are re-synced whenever a lock or
 `pyproject.toml` changes. `python3 dev.py lock tf215|tf221` regenerates a lock.
+A lock is a complete `pip freeze`, so it is installed with ``--no-deps``: that
+is what lets tf-keras (Keras 2 on TF 2.21, chosen with
+``TF_USE_LEGACY_KERAS=1``) sit in the TF 2.21 lock, because its dependency on
+the `tensorflow` package would otherwise pull a second TensorFlow next to
+`tensorflow-cpu`.
 """
 from __future__ import annotations
 
@@ -35,6 +40,8 @@ class Environment:
     lock: Path
     extras: tuple[str, ...]
     purpose: str
+    no_deps_extras: tuple[str, ...] = ()
+    """Extras whose own dependencies must not be resolved (installed with ``--no-deps`` when locking)."""
 
     @property
     def python(self) -> Path:
@@ -46,11 +53,18 @@ class Environment:
         optional = project.get("optional-dependencies", {})
         return [*project.get("dependencies", []), *(item for extra in self.extras for item in optional[extra])]
 
+    def _no_deps_note(self) -> str:
+        return f" (+ {', '.join(self.no_deps_extras)} with --no-deps)" if self.no_deps_extras else ""
+
+    def no_deps_requirements(self) -> list[str]:
+        optional = tomllib.loads(PYPROJECT.read_text())["project"].get("optional-dependencies", {})
+        return [item for extra in self.no_deps_extras for item in optional[extra]]
+
     def lock_header(self) -> str:
         return (
             f"# Lock for {self.directory.name}: {self.purpose}\n"
             f"# Compiled by `python3 dev.py lock {self.name}` (pip freeze of a fresh venv) from pyproject.toml\n"
-            f"# extras {', '.join(self.extras)}; edit the ranges there, never here.\n"
+            f"# extras {', '.join(self.extras)}{self._no_deps_note()}; edit the ranges there, never here.\n"
         )
 
 
@@ -61,7 +75,8 @@ ENVIRONMENTS = {
     ),
     "tf221": Environment(
         "tf221", ROOT / ".venv-tf221", ROOT / "requirements" / "tf221.txt", ("tf221", "test"),
-        "the modern side on TF 2.21 + Keras 3 (no tf.estimator exists here).",
+        "the modern side on TF 2.21 + Keras 3 or tf-keras (no tf.estimator exists here).",
+        no_deps_extras=("tf-keras",),
     ),
 }
 STAMP = ".tf1-migrate-stamp"
@@ -99,7 +114,7 @@ def ensure_environment(environment: Environment) -> Path:
         venv.EnvBuilder(with_pip=True, clear=True).create(environment.directory)
     say(f"installing {environment.lock.relative_to(ROOT)} into {environment.directory.name}/")
     pip = (environment.python, "-m", "pip", "--disable-pip-version-check", "--quiet")
-    check(*pip, "install", "-r", environment.lock)
+    check(*pip, "install", "--no-deps", "-r", environment.lock)
     check(*pip, "install", "--no-deps", "-e", ROOT)
     stamp_file.write_text(wanted)
     return environment.python
@@ -138,8 +153,13 @@ def run_tests(extra: list[str]) -> int:
     first = call(python215, "-m", "pytest", "tests", *extra, env=env)
     say("tests on TF 2.21 / Keras 3 (modern and TF-free; tf.estimator does not exist there)")
     second = call(python221, "-m", "pytest", "tests/modern", "tests/migrate", "-m", "not estimator", *extra, env=env)
-    say(f"lint exit {linted}, TF 2.15 suite exit {first}, TF 2.21 suite exit {second}")
-    return linted or first or second
+    say("callback tests on TF 2.21 / tf-keras (TF_USE_LEGACY_KERAS=1, the Keras 2 many migrating teams keep)")
+    third = call(
+        python221, "-m", "pytest", "tests/modern/callbacks", "-m", "not estimator", *extra,
+        env={**env, "TF_USE_LEGACY_KERAS": "1"},
+    )
+    say(f"lint exit {linted}, TF 2.15 suite exit {first}, TF 2.21 suite exit {second}, tf-keras suite exit {third}")
+    return linted or first or second or third
 
 
 def regenerate_lock(name: str) -> int:
@@ -148,6 +168,8 @@ def regenerate_lock(name: str) -> int:
         venv.EnvBuilder(with_pip=True).create(scratch)
         python = Path(scratch) / "bin" / "python"
         check(python, "-m", "pip", "install", "--quiet", *environment.direct_requirements())
+        if environment.no_deps_extras:
+            check(python, "-m", "pip", "install", "--quiet", "--no-deps", *environment.no_deps_requirements())
         frozen = subprocess.run([python, "-m", "pip", "freeze"], capture_output=True, text=True, check=True).stdout
     environment.lock.write_text(environment.lock_header() + frozen)
     say(f"wrote {environment.lock.relative_to(ROOT)}")

@@ -31,9 +31,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-import keras
 import numpy as np
 import tensorflow as tf
+from tensorflow import keras
 
 from modern.optimizers.base import TF1ExactOptimizer, variable_index
 from modern.weights import GLOBAL_STEP, LegacyCheckpointError, legacy_variables, resolve_checkpoint

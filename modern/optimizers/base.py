@@ -32,10 +32,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-import keras
 import tensorflow as tf
+from tensorflow import keras
 
-KERAS_3 = int(keras.__version__.split(".")[0]) >= 3
+KERAS_3 = hasattr(keras, "ops")  # Keras 2.15 and tf-keras have no keras.ops
 
 
 @dataclass(frozen=True)

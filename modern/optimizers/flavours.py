@@ -21,7 +21,7 @@ import inspect
 from dataclasses import dataclass
 from typing import Any, Callable
 
-import keras
+from tensorflow import keras
 
 from modern.optimizers import Adagrad, Adam, Ftrl, GradientDescent, Momentum, RMSProp
 from modern.optimizers.base import TF1ExactOptimizer

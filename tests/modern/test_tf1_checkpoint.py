@@ -9,10 +9,10 @@ second checkpoint bit for bit. Runs on TF 2.15 and TF 2.21 (no Estimator).
 """
 from __future__ import annotations
 
-import keras
 import numpy as np
 import pytest
 import tensorflow as tf
+from tensorflow import keras
 
 from modern.cli import main
 from modern.model import build_model

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-import keras
 import pytest
+from tensorflow import keras
 
 from modern.optimizers import Adam, GradientDescent
 from modern.optimizers.flavours import FAMILIES, make_optimizer

@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-import keras
 import pytest
 import tensorflow as tf
+from tensorflow import keras
 
 from modern.optimizers import GradientDescent
 from tests.modern.optimizers.twin import run_twins

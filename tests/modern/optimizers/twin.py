@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-import keras
 import numpy as np
 import tensorflow as tf
+from tensorflow import keras
 
 from modern.optimizers.base import KERAS_3
 
