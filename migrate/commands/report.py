@@ -58,7 +58,6 @@ def _codes(text: str, option: str) -> tuple[str, ...]:
 
 def run(args: argparse.Namespace) -> int:
     from migrate.report.formats import load_formats
-    from migrate.report.scaffold import emit_callbacks
     from migrate.report.scanner import ScanOptions, scan
 
     missing = [path for path in args.paths if not os.path.lexists(path)]
@@ -88,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(rendered)
     if args.emit_callbacks:
+        from migrate.report.scaffold import emit_callbacks  # LibCST: imported only when skeletons are wanted
+
         written = emit_callbacks(report.hooks, args.emit_callbacks)
         print(f"migrate report: wrote {len(written)} callback skeleton(s) to {args.emit_callbacks}", file=sys.stderr)
     if args.write_baseline and not args.baseline:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from migrate.fix.rules.tf_logging import NOT_MOVED
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register
 
@@ -39,5 +40,9 @@ PREFIX = "tensorflow.logging"
 
 @register(RULE, PREFIX, PREFIX + ".*")
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
+    member = reference.name[len(PREFIX) + 1:].partition(".")[0]
+    if member in NOT_MOVED:
+        yield reference.node, f"`{reference.spelling}` is removed in TF2 and `migrate fix` leaves it: {NOT_MOVED[member]}"
+        return
     replacement = "absl.logging" + reference.name[len(PREFIX):]
     yield reference.node, f"`{reference.spelling}` is removed in TF2; use `{replacement}` (or the `logging` module)"

@@ -26,3 +26,9 @@ def test_noop(source: str, findings) -> None:
 )
 def test_finding(source: str, lines: list[int], findings) -> None:
     assert findings(source, CODE) == [(line, CODE) for line in lines]
+
+
+def test_uses_the_fix_leaves_say_why_instead_of_naming_an_absl_twin(run_scan, write) -> None:
+    path = write("a.py", "import tensorflow as tf\ntf.logging.fatal('x')\n")
+    [finding] = run_scan(path, select=(CODE,)).findings
+    assert "absl.logging.fatal aborts the process" in finding.message and "use `absl" not in finding.message
