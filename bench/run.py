@@ -40,6 +40,8 @@ def jobs(include_tf221: bool) -> list[Job]:
             ("--rounds", "6", "--warmup", "20", "--steps", "150"), ("--quick",)),
         Job("memory", Path(sys.executable), "bench.memory",
             ("--sizes", "1G", "3G", "--steps", "40"), ("--quick",)),
+        Job("distributed", Path(sys.executable), "bench.distributed",
+            ("--rounds", "3", "--steps", "80"), ("--quick",)),
     ]
     if include_tf221 and TF221_PYTHON.exists():
         planned.insert(1, Job("throughput_tf221", TF221_PYTHON, "bench.throughput",
@@ -81,7 +83,7 @@ def refresh_readme(readme: Path, results_dir: Path, names: Sequence[str]) -> lis
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a short pass of each benchmark; writes nothing")
-    parser.add_argument("--only", nargs="+", choices=["throughput", "throughput_tf221", "memory"], default=None)
+    parser.add_argument("--only", nargs="+", choices=["throughput", "throughput_tf221", "memory", "distributed"], default=None)
     parser.add_argument("--no-tf221", action="store_true", help="skip the TF 2.21 throughput run")
     parser.add_argument("--results-dir", type=Path, default=RESULTS)
     parser.add_argument("--max-load", type=float, default=1.5)

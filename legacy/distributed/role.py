@@ -238,7 +238,7 @@ def run_worker(args: argparse.Namespace, index: int, cluster: dict[str, list[str
                 _, value = session.run([train_op, loss], {images: x_train[indices], labels: y_train[indices]})
                 losses[state["step"]] = float(value)
                 if progress is not None:
-                    progress.write(json.dumps({"step": state["step"], "loss": float(value)}) + "\n")
+                    progress.write(json.dumps({"step": state["step"], "loss": float(value), "time": time.time()}) + "\n")
                     progress.flush()
         seconds = time.monotonic() - trained_from
     trace: dict[str, Any] = {

@@ -167,7 +167,7 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
             step = int(self.model.optimizer.iterations.numpy())
             losses[step] = float(np.asarray(logs["step_loss"]).reshape(()))
             if progress is not None:
-                progress.write(json.dumps({"step": step, "loss": losses[step]}) + "\n")
+                progress.write(json.dumps({"step": step, "loss": losses[step], "time": time.time()}) + "\n")
                 progress.flush()
 
     def log_line(values: dict) -> str:
