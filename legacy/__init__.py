@@ -7,7 +7,10 @@
 (`legacy.monitored`) and a command line (`python -m legacy`).
 
 Everything here runs on TensorFlow 2.15 through `tf.compat.v1` (the last
-release with `tf.estimator`). `migrate` never imports this package.
+release with `tf.estimator`). From `migrate` it imports only the TF-free core
+(`migrate.core`), and `migrate` never imports it: the parity engine reaches it
+through the MNIST pair file, `migrate/pairs/mnist.py` (`tests/test_layering.py`
+checks both directions).
 
 oneDNN kernels are turned off unless the caller chose otherwise: they are not
 bit-reproducible, and the parity checks compare losses bit for bit. The setting

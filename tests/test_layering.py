@@ -83,7 +83,6 @@ def test_the_scanner_takes_only_the_core():
     assert violations("migrate/report", lambda module: project_module(module, "migrate.core", "migrate.report")) == []
 
 
-@pytest.mark.xfail(strict=True, reason="migrate/parity/sides imports legacy and modern until the pair engine lands (issue 9)")
 def test_migrate_imports_neither_legacy_nor_modern():
     assert violations("migrate", lambda module: top(module) not in {"legacy", "modern"}) == []
 

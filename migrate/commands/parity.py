@@ -1,68 +1,98 @@
-"""`migrate parity`: train legacy and modern side by side and compare them."""
+"""`migrate parity`: run a pair (a TF1 model_fn and its Keras rebuild) through the staged checks."""
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from migrate.core.cli import Command, UsageError
-from migrate.parity.config import MODES, OPTIMIZERS, SIDES, ParityConfig, default_learning_rate
+from migrate.core.scenarios import SCENARIOS
+from migrate.parity.config import MODES, SIDES, ConfigError, ParityConfig, config_for
 from migrate.parity.distributed import command as distributed
-from migrate.parity.scenarios import SCENARIOS
+from migrate.parity.pair import BUILTIN_PAIRS, Pair, PairError
 
-DEFAULT_STEPS = {"exact": 300, "statistical": 2000}
-DEFAULT_OPTIMIZER = {"exact": "sgd", "statistical": "adam"}
-DEFAULT_ACCURACY_BAR = {"exact": None, "statistical": 0.98}
-DEFAULT_MAX_ACCURACY_GAP_POINTS = {("exact", "sgd"): 0.0}  # bit-identical training: identical accuracy
-FALLBACK_MAX_ACCURACY_GAP_POINTS = 0.5
+DESCRIPTION = f"""\
+Train a TF1 Estimator model_fn and its Keras rebuild from the same initial
+weights (the TF1 initial values, copied) on the same batches, and check in
+stages, stopping at the first that fails:
 
-DESCRIPTION = """\
-Train the TF1 Estimator (legacy/) and its Keras rebuild (modern/) on MNIST from
-the same initial weights and batches, then compare per-step losses, hook vs
-callback event sequences, and test accuracy.
+  1 variables    counts, shapes, dtypes; constant initialisers
+  2 forward      inference outputs on the first batch
+  3 one step     the loss, then every variable after the update, named
+  4 N steps      per-step losses (tolerance by optimizer), event sequences
+  5 evaluation   the metrics both sides report on the eval input
 
-  exact        dropout off, same batch order, oneDNN off. SGD must be
-               bit-identical; Adam within a growing tolerance (see the report).
-  statistical  the real config (dropout 0.5, shuffling, Adam): both must reach
-               the accuracy bar and differ by at most 0.5 points.
+The pair file (--pair FILE; default: the built-in MNIST pair, {', '.join(BUILTIN_PAIRS)})
+defines, with `params` the dict every function gets:
 
-Cross-version: `--side legacy --record T.json` on TF 2.15, then
-`--side modern --against T.json` on TF 2.21 / Keras 3.
+  model_fn(features, labels, mode, params)  TF1 model_fn → EstimatorSpec    required
+  train_input_fn(params)                    (features, labels) or a Dataset required
+  build_model(params)                       a compiled Keras model          required
+  train_dataset(params)                     tf.data.Dataset, same batches   required
+  eval_input_fn(params), eval_dataset(params)   evaluation (both or neither)
+  PARAMS = {{...}}                           the params (seed and mode added)
+  variable_map = {{"tf1/name": "keras/path"}} or a callable (else inferred:
+                                            names, creation order, shapes)
+  legacy_hooks(params), modern_callbacks(params)  hook/callback twins whose
+                                            event sequences are compared
+  PREDICTION_KEY = "logits"                 which prediction is compared
+  STEPS, MODE_PARAMS, LEARNING_RATES, ACCURACY_BAR   run defaults per mode
+  legacy_scenarios(params, workdir), modern_scenarios(params, fresh_model)
+                                            extra event runs by name
+
+Modes: exact (per-step losses: SGD bit-identical, Adam within a growing
+tolerance) and statistical (accuracy decides; the MNIST pair turns dropout
+and shuffling on). Cross-version: `--side legacy --record T.json` on TF 2.15,
+then `--side modern --against T.json` on TF 2.21 / Keras 3.
 
 Distributed: `--workers 2` trains a TF1 cluster (1 ps + 2 workers,
 SyncReplicasOptimizer) and a MultiWorkerMirroredStrategy cluster as local
 processes and compares losses, hook/callback actions per role, accuracy and
 the files written; `--kill worker:1@50` adds a fault and a restart.
 
-Exit code: 0 parity holds, 1 parity broken, 2 usage error or unusable trace.
+Exit code: 0 parity holds, 1 parity broken (the first failing stage is named),
+2 usage error: a pair that does not import, lacks a name or raises; variables
+that cannot be mapped; datasets that differ in batch size or structure or run
+out before --steps; an unusable trace.
 """
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pair", default="mnist", help="a pair file (.py) or a built-in pair name (default: mnist)")
+    parser.add_argument("--show-mapping", action="store_true",
+                        help="print the TF1 variable → Keras weight mapping and exit")
     parser.add_argument("--mode", choices=MODES, default="exact")
-    parser.add_argument("--optimizer", choices=OPTIMIZERS, help="default: sgd in exact mode, adam in statistical mode")
-    parser.add_argument("--steps", type=int, help="training steps (default: 300 exact, 2000 statistical)")
-    parser.add_argument("--batch-size", type=int, default=128)
-    parser.add_argument("--learning-rate", type=float, help="default: 0.05 for sgd, 1e-3 for adam")
+    parser.add_argument("--steps", type=int, help="training steps (default: the pair's STEPS, else 200 exact / 2000 statistical)")
+    parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                        help="set one entry of params for both sides (numbers, true/false, or text)")
+    parser.add_argument("--optimizer", help="shortcut for --param optimizer=NAME (MNIST pair: sgd or adam)")
+    parser.add_argument("--batch-size", type=int, help="shortcut for --param batch_size=N")
+    parser.add_argument("--learning-rate", type=float, help="shortcut for --param learning_rate=X")
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--side", choices=SIDES, default="both", help="which sides to train now")
     parser.add_argument(
         "--scenarios", default="all",
-        help=f"comma-separated event scenarios, 'all' or 'none' ({', '.join(SCENARIOS)})",
+        help=f"comma-separated event scenarios the pair runs, 'all' or 'none' ({', '.join(SCENARIOS)})",
     )
-    parser.add_argument("--accuracy-bar", type=float, help="minimum test accuracy for both (default: 0.98 statistical)")
+    parser.add_argument("--accuracy-bar", type=float, help="minimum accuracy for both (default: the pair's ACCURACY_BAR)")
     parser.add_argument(
         "--max-accuracy-gap", type=float,
-        help="allowed |Δ test accuracy| in points (default: 0 for exact sgd, else 0.5)",
+        help="allowed |Δ metric| in points (default: 0 for exact sgd, else 0.5)",
     )
+    parser.add_argument("--loss-tolerance", type=float, metavar="REL",
+                        help="allowed relative |Δloss| at every step, instead of the optimizer's schedule")
+    parser.add_argument("--forward-tolerance", type=float, default=0.0, metavar="ABS",
+                        help="allowed max |Δ| of the forward-pass outputs (default 0.0)")
     parser.add_argument("--out", type=Path, default=Path("parity-out"), help="directory for the JSON, Markdown and PNG outputs")
     parser.add_argument("--record", type=Path, help="write this run's trace (JSON) here")
     parser.add_argument("--against", type=Path, help="take the legacy side from a recorded trace")
-    parser.add_argument("--data-dir", help="MNIST directory (else $MNIST_DATA_DIR or the cache)")
+    parser.add_argument("--data-dir", help="MNIST pair: the MNIST directory (else $MNIST_DATA_DIR or the cache)")
     parser.add_argument(
         "--modern-override", action="append", default=[], metavar="KEY=VALUE",
-        help="change one modern hyperparameter (e.g. adam_epsilon=1e-7) to see what parity reports",
+        help="change one modern param only (e.g. adam_epsilon=1e-7) to see what parity reports",
     )
     distributed.configure(parser)
 
@@ -79,42 +109,43 @@ def parse_scenarios(text: str) -> tuple[str, ...]:
     return names
 
 
-def parse_overrides(items: list[str]) -> tuple[tuple[str, float | str], ...]:
-    overrides = []
+def parse_value(text: str) -> Any:
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_overrides(items: list[str], flag: str = "--modern-override") -> dict[str, Any]:
+    overrides = {}
     for item in items:
         key, separator, value = item.partition("=")
         if not separator or not key:
-            raise UsageError(f"--modern-override expects KEY=VALUE, got {item!r}")
-        try:
-            overrides.append((key, float(value)))
-        except ValueError:
-            overrides.append((key, value))
-    return tuple(overrides)
+            raise UsageError(f"{flag} expects KEY=VALUE, got {item!r}")
+        overrides[key] = parse_value(value)
+    return overrides
 
 
-def config_from_args(args: argparse.Namespace) -> ParityConfig:
-    steps = args.steps if args.steps is not None else DEFAULT_STEPS[args.mode]
-    optimizer = args.optimizer or DEFAULT_OPTIMIZER[args.mode]
-    if steps < 1 or args.batch_size < 1:
-        raise UsageError("--steps and --batch-size must be positive")
+def config_from_args(args: argparse.Namespace, pair: Pair) -> ParityConfig:
     if args.side == "modern" and args.against is None:
         raise UsageError("--side modern needs --against TRACE holding the legacy side (recorded with --side legacy --record)")
     if args.side != "modern" and args.against is not None:
         raise UsageError("--against supplies the legacy side: use it with --side modern")
-    accuracy_bar = args.accuracy_bar if args.accuracy_bar is not None else DEFAULT_ACCURACY_BAR[args.mode]
-    return ParityConfig(
-        mode=args.mode,
-        optimizer=optimizer,
-        steps=steps,
-        batch_size=args.batch_size,
-        learning_rate=args.learning_rate if args.learning_rate is not None else default_learning_rate(optimizer),
-        seed=args.seed,
-        scenarios=parse_scenarios(args.scenarios),
-        accuracy_bar=accuracy_bar,
-        max_accuracy_gap=(args.max_accuracy_gap if args.max_accuracy_gap is not None
-                          else DEFAULT_MAX_ACCURACY_GAP_POINTS.get((args.mode, optimizer), FALLBACK_MAX_ACCURACY_GAP_POINTS)) / 100.0,
-        modern_overrides=parse_overrides(args.modern_override),
-    )
+    try:
+        return config_for(
+            pair, mode=args.mode, steps=args.steps, seed=args.seed, params=parse_overrides(args.param, "--param"),
+            optimizer=args.optimizer, learning_rate=args.learning_rate, batch_size=args.batch_size,
+            scenarios=parse_scenarios(args.scenarios), accuracy_bar=args.accuracy_bar,
+            max_accuracy_gap_points=args.max_accuracy_gap, modern_overrides=parse_overrides(args.modern_override),
+            loss_tolerance=args.loss_tolerance, forward_tolerance=args.forward_tolerance,
+        )
+    except ConfigError as error:
+        raise UsageError(str(error)) from error
 
 
 def progress(message: str) -> None:
@@ -126,29 +157,33 @@ def write_outputs(result, out: Path) -> dict[str, Path]:
     from migrate.parity.render import markdown_report
 
     out.mkdir(parents=True, exist_ok=True)
-    written = {"summary": out / "parity-summary.json", "report": out / "parity-report.md", "plot": out / "parity-losses.png"}
+    written = {"summary": out / "parity-summary.json", "report": out / "parity-report.md"}
     written["summary"].write_text(json.dumps(result.summary(), indent=2, allow_nan=True))
-    plot_losses(result, written["plot"])
-    written["report"].write_text(markdown_report(result, written["plot"].name))
+    if result.losses is not None:
+        written["plot"] = plot_losses(result, out / "parity-losses.png")
+    written["report"].write_text(markdown_report(result, "parity-losses.png" if "plot" in written else None))
     return written
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.workers is not None:
-        return distributed.run(args)
-    from migrate.core.mnist import MnistDataError, load_mnist
+    from migrate.parity.mapping import mapping_table
+    from migrate.parity.pair import load_pair
     from migrate.parity.render import terminal_summary
-    from migrate.parity.run import run_parity
+    from migrate.parity.run import run_parity, show_mapping
     from migrate.parity.trace import TraceError
 
-    config = config_from_args(args)
+    if args.workers is not None:
+        return distributed.run(args)
+    if args.data_dir:
+        os.environ["MNIST_DATA_DIR"] = args.data_dir
     try:
-        data = load_mnist(args.data_dir)
-    except MnistDataError as error:
-        raise UsageError(str(error)) from error
-    try:
-        result, _ = run_parity(config, data, side=args.side, against=args.against, record=args.record, progress=progress)
-    except TraceError as error:
+        pair = load_pair(args.pair)
+        config = config_from_args(args, pair)
+        if args.show_mapping:
+            print(mapping_table(show_mapping(config, pair, progress=progress)))
+            return 0
+        result, _ = run_parity(config, pair, side=args.side, against=args.against, record=args.record, progress=progress)
+    except (PairError, TraceError) as error:
         raise UsageError(str(error)) from error
     if result is None:
         print(f"recorded the {args.side} side to {args.record}; compare with --side modern --against {args.record}")
@@ -161,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
 
 COMMAND = Command(
     name="parity",
-    help="train legacy and modern side by side and compare losses, events and accuracy",
+    help="check that a TF1 model_fn and its Keras rebuild train the same (a pair file; default: MNIST)",
     description=DESCRIPTION,
     configure=configure,
     run=run,

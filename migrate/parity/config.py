@@ -1,59 +1,137 @@
-"""The settings of one parity run, derived from the command line."""
+"""The settings of one parity run: the pair, the mode, the steps and the params every pair function gets."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from migrate.parity.tolerance import ToleranceSchedule, constant_schedule, schedule_for
+
+if TYPE_CHECKING:
+    from migrate.parity.pair import Pair
 
 MODES = ("exact", "statistical")
-OPTIMIZERS = ("sgd", "adam")
 SIDES = ("both", "legacy", "modern")
+DEFAULT_STEPS = {"exact": 200, "statistical": 2000}
+"""Steps when neither `--steps` nor the pair's `STEPS` says otherwise."""
+DEFAULT_MAX_GAP_POINTS = 0.5
+EXACT_SGD_MAX_GAP_POINTS = 0.0  # bit-identical training: identical metrics
+
+
+class ConfigError(ValueError):
+    """Settings that cannot run (non-positive steps, an unknown mode); the message names the setting."""
 
 
 @dataclass(frozen=True)
 class ParityConfig:
-    """What both sides train with. `exact`: dropout off, no shuffle; `statistical`: the real config."""
+    """What both sides train with.
 
+    `exact`: per-step losses are compared under the optimizer's tolerance
+    schedule (bit-identical for SGD); `statistical`: only the evaluation
+    metrics decide (dropout and shuffling differ by construction). `params`
+    is what every pair function receives (the pair's `PARAMS`, its
+    `MODE_PARAMS[mode]`, then the command line); `modern_overrides` change
+    the modern side's params only, to watch parity catch a difference.
+    """
+
+    pair: str = "mnist"
     mode: str = "exact"
-    optimizer: str = "sgd"
     steps: int = 300
-    batch_size: int = 128
-    learning_rate: float = 0.05
     seed: int = 42
-    scenarios: tuple[str, ...] = field(default=())
+    params: dict[str, Any] = field(default_factory=dict)
+    scenarios: tuple[str, ...] = ()
     accuracy_bar: float | None = None
     max_accuracy_gap: float = 0.005
-    modern_overrides: tuple[tuple[str, float | str], ...] = ()
+    modern_overrides: dict[str, Any] = field(default_factory=dict)
+    loss_tolerance: float | None = None
+    forward_tolerance: float = 0.0
 
     @property
-    def dropout_rate(self) -> float:
-        return 0.0 if self.mode == "exact" else 0.5
+    def optimizer(self) -> str:
+        return str(self.params.get("optimizer", "sgd"))
 
     @property
-    def shuffle(self) -> bool:
-        return self.mode == "statistical"
+    def legacy_params(self) -> dict[str, Any]:
+        return {**self.params, "seed": self.seed, "mode": self.mode}
 
     @property
-    def params(self) -> dict:
-        """The model params both `legacy.model.model_fn` and `modern.model.build_model` take."""
+    def modern_params(self) -> dict[str, Any]:
+        """The modern side's params: the shared ones, plus deliberate overrides."""
+        return {**self.legacy_params, **self.modern_overrides}
+
+    @property
+    def schedule(self) -> ToleranceSchedule:
+        if self.loss_tolerance is not None:
+            return constant_schedule(self.loss_tolerance)
+        return schedule_for(self.mode, self.optimizer)
+
+    def as_dict(self) -> dict[str, Any]:
         return {
-            "learning_rate": self.learning_rate,
-            "optimizer": self.optimizer,
-            "dropout_rate": self.dropout_rate,
-            "adam_epsilon": 1e-8,
+            "pair": self.pair,
+            "mode": self.mode,
+            "steps": self.steps,
+            "seed": self.seed,
+            "params": dict(self.params),
+            "scenarios": list(self.scenarios),
+            "accuracy_bar": self.accuracy_bar,
+            "max_accuracy_gap": self.max_accuracy_gap,
+            "modern_overrides": dict(self.modern_overrides),
+            "loss_tolerance": self.loss_tolerance,
+            "forward_tolerance": self.forward_tolerance,
         }
 
-    @property
-    def modern_params(self) -> dict:
-        """The modern side's params: the shared ones, plus deliberate overrides to see parity catch them."""
-        return {**self.params, **dict(self.modern_overrides)}
 
-    def as_dict(self, data_fingerprint: str) -> dict:
-        values = asdict(self)
-        values["scenarios"] = list(self.scenarios)
-        values["modern_overrides"] = dict(self.modern_overrides)
-        values.update(dropout_rate=self.dropout_rate, shuffle=self.shuffle, data_fingerprint=data_fingerprint)
-        return values
+def per_mode(value: Any, mode: str) -> Any:
+    """A pair default given per mode ({"exact": …, "statistical": …}) or once for all modes."""
+    return value.get(mode) if isinstance(value, Mapping) else value
 
 
-def default_learning_rate(optimizer: str) -> float:
-    """SGD needs a larger step than Adam to learn in a few hundred steps."""
-    return 0.05 if optimizer == "sgd" else 1e-3
+def config_for(
+    pair: Pair,
+    *,
+    mode: str = "exact",
+    steps: int | None = None,
+    seed: int = 42,
+    params: Mapping[str, Any] | None = None,
+    optimizer: str | None = None,
+    learning_rate: float | None = None,
+    batch_size: int | None = None,
+    scenarios: tuple[str, ...] = (),
+    accuracy_bar: float | None = None,
+    max_accuracy_gap_points: float | None = None,
+    modern_overrides: Mapping[str, Any] | None = None,
+    loss_tolerance: float | None = None,
+    forward_tolerance: float = 0.0,
+) -> ParityConfig:
+    """The run's settings from the pair's defaults and the caller's choices (the CLI and `check_parity` share it).
+
+    params = the pair's `PARAMS`, then `MODE_PARAMS[mode]`, then `optimizer`
+    (with its rate from `LEARNING_RATES` unless `learning_rate` is given),
+    `batch_size`, `learning_rate`, then `params`.
+    """
+    if mode not in MODES:
+        raise ConfigError(f"mode {mode!r} is not one of {', '.join(MODES)}")
+    merged = {**pair.params, **(per_mode(pair.value("MODE_PARAMS"), mode) or {})}
+    if optimizer is not None:
+        merged["optimizer"] = optimizer
+        rates = pair.value("LEARNING_RATES") or {}
+        if learning_rate is None and optimizer in rates:
+            merged["learning_rate"] = rates[optimizer]
+    if batch_size is not None:
+        merged["batch_size"] = batch_size
+    if learning_rate is not None:
+        merged["learning_rate"] = learning_rate
+    merged.update(params or {})
+    steps = steps if steps is not None else per_mode(pair.value("STEPS"), mode) or DEFAULT_STEPS[mode]
+    if steps < 1 or merged.get("batch_size", 1) < 1:
+        raise ConfigError("--steps and --batch-size must be positive")
+    exact_sgd = mode == "exact" and merged.get("optimizer", "sgd") == "sgd"
+    gap = max_accuracy_gap_points if max_accuracy_gap_points is not None else (
+        EXACT_SGD_MAX_GAP_POINTS if exact_sgd else DEFAULT_MAX_GAP_POINTS)
+    return ParityConfig(
+        pair=pair.name, mode=mode, steps=steps, seed=seed, params=merged,
+        scenarios=tuple(scenarios) if pair.has("legacy_scenarios") else (),
+        accuracy_bar=accuracy_bar if accuracy_bar is not None else per_mode(pair.value("ACCURACY_BAR"), mode),
+        max_accuracy_gap=gap / 100.0, modern_overrides=dict(modern_overrides or {}),
+        loss_tolerance=loss_tolerance, forward_tolerance=forward_tolerance,
+    )

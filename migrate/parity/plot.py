@@ -21,7 +21,7 @@ def plot_losses(result: ParityResult, path: Path) -> Path:
     top.legend()
     config = result.config
     largest = result.losses.max_abs_loss_diff
-    top.set_title(f"parity {config['mode']} / {config['optimizer']}: max |Δ| = "
+    top.set_title(f"parity {config['pair']} {config['mode']} / {config['params'].get('optimizer', '')}: max |Δ| = "
                   + ("n/a" if largest is None else f"{largest:.6g}"))
     bottom.plot(steps, [row.abs_diff for row in rows], color="tab:red", linewidth=1.0)
     bottom.set_ylabel("|Δ loss|")

@@ -1,9 +1,10 @@
 """Human-readable parity output: the terminal summary and the Markdown report."""
 from __future__ import annotations
 
-from migrate.parity.compare import LossRow, describe_event
+from migrate.core.scenarios import SCENARIOS
+from migrate.parity.compare import LossRow, MetricComparison, describe_event
 from migrate.parity.result import ParityResult
-from migrate.parity.scenarios import SCENARIOS
+from migrate.parity.stages import TITLES
 
 
 def _fmt(value: float | None, digits: int = 9) -> str:
@@ -32,41 +33,60 @@ def loss_table(result: ParityResult, *, limit: int = 14, markdown: bool = False)
     return ["  ".join(cell.rjust(width) for cell, width in zip(line, widths)) for line in [header, *rows]]
 
 
+def settings_line(config: dict) -> str:
+    params = " ".join(f"{key}={value}" for key, value in sorted(config["params"].items()))
+    return f"parity: pair={config['pair']} mode={config['mode']} steps={config['steps']} seed={config['seed']} {params}".rstrip()
+
+
+def stage_lines(result: ParityResult) -> list[str]:
+    marks = {"ok": "ok", "failed": "FAIL", "skipped": "skip", "not checked": "n/c"}
+    return [f"   [{marks[stage.status]}] {TITLES[stage.name]}: {stage.message}" for stage in result.stages]
+
+
+def metric_lines(metrics: MetricComparison) -> list[str]:
+    lines = []
+    for side, values in (("legacy", metrics.legacy), ("modern", metrics.modern)):
+        shown = [f"accuracy {100 * values['accuracy']:.2f}%" if key == "accuracy" else f"{key} {values[key]:.6g}"
+                 for key in sorted(values) if key != "global_step"]
+        lines.append(f"   {side}: " + "  ".join(shown))
+    if "accuracy" in metrics.compared:
+        lines.append(f"   |Δaccuracy| = {100 * metrics.accuracy_gap:.2f} points")
+    return lines
+
+
 def terminal_summary(result: ParityResult) -> str:
-    config = result.config
-    lines = [
-        f"parity: mode={config['mode']} optimizer={config['optimizer']} steps={config['steps']} "
-        f"batch={config['batch_size']} lr={config['learning_rate']} seed={config['seed']}",
-    ]
+    lines = [settings_line(result.config)]
     for side, versions in result.versions.items():
         lines.append(f"  {side}: " + ", ".join(f"{name} {version}" for name, version in versions.items()))
-    lines += ["", "1. per-step losses", *("   " + line for line in loss_table(result))]
-    lines.append(
-        f"   max |Δloss| = {_fmt(result.losses.max_abs_loss_diff, 6)} over {len(result.losses.rows)} steps; "
-        f"first step that differs: {result.losses.first_difference_step or 'none'}"
-    )
-    lines.append(f"   tolerance: {result.losses.schedule.describe()}")
-    lines.append(f"   why: {result.losses.schedule.explanation}")
-    lines += ["", "2. hook vs callback event sequences"]
+    lines += ["", "stages", *stage_lines(result)]
+    if result.losses is not None:
+        lines += ["", "per-step losses", *("   " + line for line in loss_table(result))]
+        lines.append(
+            f"   max |Δloss| = {_fmt(result.losses.max_abs_loss_diff, 6)} over {len(result.losses.rows)} steps; "
+            f"first step that differs: {result.losses.first_difference_step or 'none'}"
+        )
+        lines.append(f"   tolerance: {result.losses.schedule.describe()}")
+        lines.append(f"   why: {result.losses.schedule.explanation}")
+    if result.events:
+        lines += ["", "hook vs callback event sequences"]
     for item in result.events:
         lines.append(f"   [{'ok' if item.ok else 'FAIL'}] {item.divergence_message()}")
-        for difference in SCENARIOS.get(item.scenario, None).expected_differences if item.scenario in SCENARIOS else ():
-            lines.append(f"          expected difference: {difference}")
-    metrics = result.metrics
-    lines += ["", "3. final evaluation on the test set"]
-    for side, values in (("legacy", metrics.legacy), ("modern", metrics.modern)):
-        lines.append(f"   {side}: accuracy {100 * values['accuracy']:.2f}%  loss {values.get('loss', float('nan')):.6f}")
-    lines.append(f"   |Δaccuracy| = {100 * metrics.accuracy_gap:.2f} points")
+        scenario = SCENARIOS.get(item.scenario)
+        lines += [f"          expected difference: {text}" for text in (scenario.expected_differences if scenario else ())]
+    if result.metrics is not None:
+        lines += ["", "evaluation", *metric_lines(result.metrics)]
     lines += ["", *result.notes] if result.notes else []
     lines.append("")
-    lines.append("PARITY HOLDS" if result.ok else "PARITY BROKEN:\n  - " + "\n  - ".join(result.failures()))
+    first = result.first_failure
+    lines.append("PARITY HOLDS" if result.ok else f"PARITY BROKEN at stage {TITLES[first.name]}:\n  - "
+                 + "\n  - ".join(result.failures()))
     return "\n".join(lines)
 
 
 def markdown_report(result: ParityResult, plot_name: str | None) -> str:
     config = result.config
     lines = [
-        "# Parity report: legacy (TF1 Estimator) vs modern (Keras)",
+        f"# Parity report: {config['pair']} — legacy (TF1 Estimator) vs modern (Keras)",
         "",
         f"**Verdict: {'parity holds' if result.ok else 'parity broken'}.**",
         "",
@@ -76,19 +96,33 @@ def markdown_report(result: ParityResult, plot_name: str | None) -> str:
         "| side | versions |", "|---|---|",
         *(f"| {side} | " + ", ".join(f"{k} {v}" for k, v in versions.items()) + " |" for side, versions in result.versions.items()),
         "",
-        "## 1. Per-step losses",
+        "## Stages",
         "",
-        f"max |Δloss| = `{result.losses.max_abs_loss_diff!r}`; first step that differs: "
-        f"`{result.losses.first_difference_step}`; tolerance: {result.losses.schedule.describe()}.",
-        "",
-        f"Why: {result.losses.schedule.explanation}",
-        "",
-        *loss_table(result, markdown=True),
+        "| stage | status | result |", "|---|---|---|",
+        *(f"| {TITLES[stage.name]} | {stage.status} | {stage.message} |" for stage in result.stages),
         "",
     ]
-    if plot_name:
-        lines += [f"![losses]({plot_name})", ""]
-    lines += ["## 2. Hook vs callback event sequences", ""]
+    mapping = (result.stage("variables").details.get("mapping") if result.stage("variables") else None) or []
+    if mapping:
+        lines += ["### Variable mapping", "", "| TF1 variable | Keras weight | shape | matched by |", "|---|---|---|---|"]
+        lines += [f"| {row['tf1']} | {row['keras']} | {tuple(row['shape'])} | {row['how']} |" for row in mapping]
+        lines.append("")
+    if result.losses is not None:
+        lines += [
+            "## 1. Per-step losses",
+            "",
+            f"max |Δloss| = `{result.losses.max_abs_loss_diff!r}`; first step that differs: "
+            f"`{result.losses.first_difference_step}`; tolerance: {result.losses.schedule.describe()}.",
+            "",
+            f"Why: {result.losses.schedule.explanation}",
+            "",
+            *loss_table(result, markdown=True),
+            "",
+        ]
+        if plot_name:
+            lines += [f"![losses]({plot_name})", ""]
+    if result.events:
+        lines += ["## 2. Hook vs callback event sequences", ""]
     for item in result.events:
         scenario = SCENARIOS.get(item.scenario)
         lines.append(f"### {item.scenario}: {'match' if item.ok else 'DIVERGE'}")
@@ -104,17 +138,8 @@ def markdown_report(result: ParityResult, plot_name: str | None) -> str:
             for index, (status, left, right) in enumerate(item.rows)
         ]
         lines.append("")
-    metrics = result.metrics
-    lines += [
-        "## 3. Final evaluation",
-        "",
-        "| side | accuracy | loss |", "|---|---|---|",
-        *(f"| {side} | {100 * values['accuracy']:.2f}% | {values.get('loss', float('nan')):.6f} |"
-          for side, values in (("legacy", metrics.legacy), ("modern", metrics.modern))),
-        "",
-        f"|Δaccuracy| = {100 * metrics.accuracy_gap:.2f} points.",
-        "",
-    ]
+    if result.metrics is not None:
+        lines += ["## 3. Final evaluation", "", "```", *metric_lines(result.metrics), "```", ""]
     if not result.ok:
         lines += ["## Failures", "", *(f"- {failure}" for failure in result.failures()), ""]
     return "\n".join(lines)

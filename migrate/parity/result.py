@@ -1,57 +1,81 @@
-"""A finished parity comparison and its JSON summary."""
+"""A finished parity comparison and its JSON summary.
+
+`stages` holds the five staged checks in order (see `migrate.parity.stages`);
+`losses`, `events` and `metrics` keep the full detail of stages 4 and 5
+(None / empty when the run stopped before them).
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
+from migrate.core.scenarios import SCENARIOS
 from migrate.parity.compare import EventComparison, LossComparison, MetricComparison, describe_event
-from migrate.parity.scenarios import SCENARIOS
+from migrate.parity.stages import Stage
 
 
 @dataclass
 class ParityResult:
     config: dict[str, Any]
     versions: dict[str, dict[str, str]]
-    losses: LossComparison
-    events: list[EventComparison]
-    metrics: MetricComparison
+    stages: list[Stage]
+    losses: LossComparison | None = None
+    events: list[EventComparison] = field(default_factory=list)
+    metrics: MetricComparison | None = None
     notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return self.losses.ok and all(item.ok for item in self.events) and self.metrics.ok
+        return all(stage.ok for stage in self.stages)
+
+    @property
+    def first_failure(self) -> Stage | None:
+        return next((stage for stage in self.stages if not stage.ok), None)
+
+    def stage(self, name: str) -> Stage | None:
+        return next((stage for stage in self.stages if stage.name == name), None)
 
     def failures(self) -> list[str]:
-        found = []
-        violation = self.losses.first_violation
-        if violation is not None:
-            found.append(
-                f"losses: first step beyond tolerance is {violation.step}: legacy {violation.legacy!r} vs "
-                f"modern {violation.modern!r} (|Δ|={violation.abs_diff!r}, allowed relative {violation.allowed:g})"
-            )
-        if not self.losses.rows:
-            found.append("losses: no per-step losses were recorded")
-        found += [item.divergence_message() for item in self.events if not item.ok]
-        found += [f"metrics: {problem}" for problem in self.metrics.problems]
-        return found
+        return [stage.message for stage in self.stages if not stage.ok]
+
+    def _losses_summary(self) -> dict[str, Any] | None:
+        if self.losses is None:
+            return None
+        first = self.losses.first_violation
+        return {
+            "ok": self.losses.ok,
+            "max_abs_loss_diff": self.losses.max_abs_loss_diff,
+            "first_difference_step": self.losses.first_difference_step,
+            "first_violation_step": first.step if first else None,
+            "tolerance": self.losses.schedule.describe(),
+            "why": self.losses.schedule.explanation,
+            "steps_compared": len(self.losses.rows),
+            "rows": [row.__dict__ for row in self.losses.rows],
+        }
+
+    def _metrics_summary(self) -> dict[str, Any] | None:
+        if self.metrics is None:
+            return None
+        return {
+            "ok": self.metrics.ok,
+            "legacy": self.metrics.legacy,
+            "modern": self.metrics.modern,
+            "compared": self.metrics.compared,
+            "accuracy_gap_points": 100 * self.metrics.accuracy_gap,
+            "accuracy_bar": self.metrics.accuracy_bar,
+            "problems": self.metrics.problems,
+        }
 
     def summary(self) -> dict[str, Any]:
         """The JSON summary written to `--out DIR/parity-summary.json`."""
-        first = self.losses.first_violation
+        first = self.first_failure
         return {
             "ok": self.ok,
+            "first_failing_stage": first.name if first else None,
             "config": self.config,
             "versions": self.versions,
-            "losses": {
-                "ok": self.losses.ok,
-                "max_abs_loss_diff": self.losses.max_abs_loss_diff,
-                "first_difference_step": self.losses.first_difference_step,
-                "first_violation_step": first.step if first else None,
-                "tolerance": self.losses.schedule.describe(),
-                "why": self.losses.schedule.explanation,
-                "steps_compared": len(self.losses.rows),
-                "rows": [row.__dict__ for row in self.losses.rows],
-            },
+            "stages": [stage.as_dict() for stage in self.stages],
+            "losses": self._losses_summary(),
             "events": {
                 item.scenario: {
                     "ok": item.ok,
@@ -67,14 +91,7 @@ class ParityResult:
                 }
                 for item in self.events
             },
-            "metrics": {
-                "ok": self.metrics.ok,
-                "legacy": self.metrics.legacy,
-                "modern": self.metrics.modern,
-                "accuracy_gap_points": 100 * self.metrics.accuracy_gap,
-                "accuracy_bar": self.metrics.accuracy_bar,
-                "problems": self.metrics.problems,
-            },
+            "metrics": self._metrics_summary(),
             "failures": self.failures(),
             "notes": self.notes,
         }

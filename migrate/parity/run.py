@@ -1,34 +1,48 @@
-"""Run a parity comparison: train the sides, compare, write every output.
+"""Run a pair through the staged checks: prepare both sides, map the weights, compare stage by stage.
 
 The legacy side is the reference: it creates the initial weights (its step-0
-checkpoint) and the modern side copies them. A side can come from a trace
-recorded earlier (`--against`), e.g. legacy recorded on TF 2.15 and modern
-run on TF 2.21 / Keras 3, where `tf.estimator` no longer exists.
+checkpoint) and the modern side copies them through the mapping. A side can
+come from a trace recorded earlier (`--against`), e.g. legacy recorded on TF
+2.15 and modern run on TF 2.21 / Keras 3, where `tf.estimator` no longer
+exists. Training runs once, for all of stages 3–5; a failure in stage 1 stops
+before any training, a failure in stage 2 trains one step only (to name the
+first variable whose update differs).
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
+from typing import Any
 
+import numpy as np
+
+from migrate.core.protocol import without_losses
+from migrate.core.scenarios import SCENARIOS
 from migrate.parity import trace as traces
 from migrate.parity.compare import compare_events, compare_losses, compare_metrics
 from migrate.parity.config import ParityConfig
+from migrate.parity.mapping import MappingError, Match, Weight, infer_mapping
+from migrate.parity.pair import Pair, PairError
 from migrate.parity.result import ParityResult
-from migrate.parity.scenarios import SCENARIOS
-from migrate.parity.tolerance import schedule_for
+from migrate.parity.stages import (
+    Stage,
+    batch_problem,
+    check_evaluation,
+    check_forward,
+    check_n_steps,
+    check_one_step,
+    check_variables,
+    skipped,
+)
 
 Progress = Callable[[str], None]
-
-
-def data_fingerprint(data) -> str:
-    digest = hashlib.sha256()
-    for array in (data.x_train, data.y_train, data.x_test, data.y_test):
-        digest.update(array.tobytes())
-    return digest.hexdigest()[:16]
+LOSS_NOTE = (
+    "note: the evaluation loss is shown, not compared: tf.compat.v1.metrics.mean averages the per-batch losses "
+    "(the last, partial batch weighs as much as a full one) while Keras weights by example."
+)
 
 
 def prepare_tensorflow_environment(progress: Progress) -> None:
@@ -43,85 +57,247 @@ def losses_from_json(losses: dict) -> dict[int, float]:
     return {int(step): float(loss) for step, loss in losses.items()}
 
 
-def run_legacy_side(config: ParityConfig, data, workdir: Path, progress: Progress):
-    from migrate.parity.sides import legacy_side
-
-    return legacy_side.run(config, data, workdir, progress)
-
-
-def run_modern_side(config: ParityConfig, data, workdir: Path, progress: Progress, initial_weights):
-    from migrate.parity.sides import modern_side
-
-    return modern_side.run(config, data, workdir, progress, initial_weights)
+def encode_outputs(outputs: Any) -> dict[str, Any]:
+    if isinstance(outputs, dict):
+        return {"kind": "dict", "arrays": traces.encode_weights({k: np.asarray(v) for k, v in outputs.items()})}
+    return {"kind": "array", "arrays": traces.encode_weights({"output": np.asarray(outputs)})}
 
 
-def compare_sides(config: ParityConfig, config_dict: dict, legacy: dict, modern: dict) -> ParityResult:
-    schedule = schedule_for(config.mode, config.optimizer)
-    losses = compare_losses(
-        losses_from_json(legacy["losses"]), losses_from_json(modern["losses"]), schedule,
-        checked=config.mode == "exact",
-    )
-    events = []
-    for name in config.scenarios:
-        scenario = SCENARIOS[name]
-        legacy_events = scenario.normalize_both(scenario.normalize_legacy(legacy["events"].get(name, [])))
-        modern_events = scenario.normalize_both(modern["events"].get(name, []))
-        events.append(compare_events(name, legacy_events, modern_events))
-    metrics = compare_metrics(
-        legacy["metrics"], modern["metrics"],
-        accuracy_bar=config.accuracy_bar, max_accuracy_gap=config.max_accuracy_gap,
-    )
-    notes = [
-        "note: the test-set loss is shown, not compared: tf.compat.v1.metrics.mean averages the per-batch losses "
-        "(the last, partial batch weighs as much as a full one) while Keras weights by example; accuracy counts "
-        "examples on both sides."
-    ]
-    if config.optimizer == "adam" and config.mode == "exact":
-        notes.append("note: " + schedule.explanation)
-    return ParityResult(
-        config=config_dict,
-        versions={"legacy": legacy["versions"], "modern": modern["versions"]},
-        losses=losses,
-        events=events,
-        metrics=metrics,
-        notes=notes,
-    )
+def decode_outputs(encoded: dict[str, Any]) -> Any:
+    arrays = traces.decode_weights(encoded["arrays"])
+    return arrays if encoded["kind"] == "dict" else arrays["output"]
+
+
+def to_json_record(record: dict) -> dict:
+    """A side record as the trace stores it (arrays base64-encoded)."""
+    result = dict(record)
+    if result.get("forward") is not None:
+        result["forward"] = {"outputs": encode_outputs(result["forward"]["outputs"])}
+    if "after_first_step" in result:
+        result["after_first_step"] = traces.encode_weights(result["after_first_step"])
+    return result
+
+
+def from_json_record(record: dict) -> dict:
+    result = dict(record)
+    if result.get("forward") is not None:
+        result["forward"] = {"outputs": decode_outputs(result["forward"]["outputs"])}
+    if "after_first_step" in result:
+        result["after_first_step"] = traces.decode_weights(result["after_first_step"])
+    return result
+
+
+def legacy_weights(record: dict) -> list[Weight]:
+    return [Weight(item["name"], tuple(item["shape"]), item["dtype"]) for item in record["variables"]]
+
+
+def mapping_for(pair: Pair, legacy: list[Weight], modern: list[Weight]) -> list[Match]:
+    try:
+        return infer_mapping(legacy, modern, pair.value("variable_map"))
+    except MappingError as error:
+        raise PairError(f"{pair.origin}: {error}") from error
+
+
+class Run:
+    """One parity run's state while it goes through the stages."""
+
+    def __init__(self, config: ParityConfig, pair: Pair, progress: Progress, workdir: Path) -> None:
+        self.config, self.pair, self.progress, self.workdir = config, pair, progress, workdir
+        self.legacy: dict[str, Any] = {}
+        self.initial_weights: dict[str, np.ndarray] = {}
+
+    # legacy side -----------------------------------------------------------------------------------------------
+    def prepare_legacy(self) -> None:
+        from migrate.parity.sides import legacy_side
+
+        self.progress(f"[legacy] {self.pair.name}: model_fn in an Estimator")
+        prepared = legacy_side.prepare(self.pair, self.config.legacy_params, self.config.seed, self.workdir / "legacy")
+        self.legacy_prepared = prepared
+        self.legacy = dict(prepared["record"])
+        self.initial_weights = prepared["initial_weights"]
+
+    def train_legacy(self, steps: int, *, evaluate: bool, scenarios: bool) -> None:
+        from migrate.parity.sides import legacy_side
+
+        params, seed = self.config.legacy_params, self.config.seed
+        self.progress(f"[legacy] Estimator + SessionRunHooks: {steps} steps")
+        self.legacy.update(legacy_side.train(self.pair, params, seed, self.legacy_prepared, steps, self.progress))
+        if evaluate and self.pair.has_eval:
+            self.legacy["metrics"] = legacy_side.evaluate(self.pair, params, seed, self.legacy_prepared)
+            self.progress("  legacy evaluation: " + describe_metrics(self.legacy["metrics"]))
+        if scenarios:
+            self.legacy["events"] = legacy_side.scenarios(
+                self.pair, params, self.workdir / "legacy", self.config.scenarios, self.progress
+            )
+
+    def load_legacy(self, recorded: dict) -> None:
+        self.legacy = from_json_record(recorded["sides"]["legacy"])
+        self.initial_weights = traces.decode_weights(recorded["initial_weights"])
+
+
+def describe_metrics(metrics: dict[str, float]) -> str:
+    return ", ".join(f"{key} {value:.6g}" for key, value in sorted(metrics.items()))
+
+
+def check_steps_run(pair: Pair, side: str, record: dict, steps: int) -> None:
+    """A dataset shorter than --steps is a usage error (unless a NaN stopped the run: that is a finding)."""
+    if record["steps_run"] < steps and record.get("nan_at") is None and not any(
+        value != value for value in losses_from_json(record["losses"]).values()
+    ):
+        function = "train_input_fn" if side == "legacy" else "train_dataset"
+        raise PairError(
+            f"{pair.origin}: {function}(params) ran out after {record['steps_run']} batches, but --steps asks for "
+            f"{steps}. Repeat the dataset (.repeat()) or lower --steps."
+        )
 
 
 def run_parity(
     config: ParityConfig,
-    data,
+    pair: Pair,
     *,
     side: str = "both",
     against: Path | None = None,
     record: Path | None = None,
     progress: Progress = print,
 ) -> tuple[ParityResult | None, dict]:
-    """Train what `side` asks, take the rest from `against`; return the comparison (None if only recording)."""
-    config_dict = config.as_dict(data_fingerprint(data))
+    """Run `side` now, take the legacy side from `against`; return the comparison (None if only recording)."""
     recorded = None
     if against is not None:
         recorded = traces.read_trace(against)
-        traces.check_config_matches(recorded, config_dict, against)
+        traces.check_config_matches(recorded, config.as_dict(), against)
         if "legacy" not in recorded["sides"]:
             raise traces.TraceError(f"trace {against} holds no legacy side; record one with `--side legacy --record`.")
     prepare_tensorflow_environment(progress)
-    sides: dict[str, dict] = {}
     with tempfile.TemporaryDirectory(prefix="parity-") as scratch:
-        workdir = Path(scratch)
-        if side in ("both", "legacy"):
-            progress(f"[legacy] Estimator + SessionRunHooks: {config.steps} steps")
-            sides["legacy"], initial_weights = run_legacy_side(config, data, workdir / "legacy", progress)
+        run = Run(config, pair, progress, Path(scratch))
+        if side == "legacy":
+            run.prepare_legacy()
+            run.train_legacy(config.steps, evaluate=True, scenarios=True)
+            check_steps_run(pair, "legacy", run.legacy, config.steps)
+            if record is not None:
+                write_record(record, config, {"legacy": run.legacy}, run.initial_weights, progress)
+            return None, {"legacy": run.legacy}
+        if recorded is not None:
+            run.load_legacy(recorded)
         else:
-            initial_weights = traces.decode_weights(recorded["initial_weights"])
-        if side in ("both", "modern"):
-            progress(f"[modern] Keras fit + callbacks: {config.steps} steps")
-            sides["modern"] = run_modern_side(config, data, workdir / "modern", progress, initial_weights)
+            run.prepare_legacy()
+        result, sides = compare_with_modern(run, train_legacy=recorded is None)
     if record is not None:
-        traces.write_trace(record, traces.build_trace(config_dict, sides, initial_weights))
-        progress(f"trace written to {record}")
-    legacy = sides.get("legacy") or (recorded["sides"]["legacy"] if recorded else None)
-    modern = sides.get("modern")
-    if legacy is None or modern is None:
-        return None, sides
-    return compare_sides(config, config_dict, legacy, modern), sides
+        write_record(record, config, sides, run.initial_weights, progress)
+    return result, sides
+
+
+def write_record(path: Path, config: ParityConfig, sides: dict, initial_weights: dict, progress: Progress) -> None:
+    json_sides = {name: to_json_record(side) for name, side in sides.items()}
+    traces.write_trace(path, traces.build_trace(config.as_dict(), json_sides, initial_weights))
+    progress(f"trace written to {path}")
+
+
+def show_mapping(config: ParityConfig, pair: Pair, progress: Progress = print) -> list[Match]:
+    """The mapping only: build both sides' variables, match them, train nothing."""
+    from migrate.parity.sides.modern_side import ModernSide
+
+    prepare_tensorflow_environment(progress)
+    with tempfile.TemporaryDirectory(prefix="parity-") as scratch:
+        run = Run(config, pair, progress, Path(scratch))
+        run.prepare_legacy()
+        modern = ModernSide(pair, config.modern_params, config.seed)
+        modern.ensure_built(modern.first_batch()[0])
+        return mapping_for(pair, legacy_weights(run.legacy), modern.weights)
+
+
+def compare_with_modern(run: Run, *, train_legacy: bool) -> tuple[ParityResult, dict]:
+    from migrate.parity.sides.modern_side import ModernSide, versions
+
+    config, pair, legacy = run.config, run.pair, run.legacy
+    run.progress(f"[modern] {pair.name}: build_model and train_dataset")
+    modern = ModernSide(pair, config.modern_params, config.seed)
+    first_batch = modern.first_batch()
+    problem = batch_problem(legacy["first_batch"]["structure"], first_batch, legacy["first_batch"]["fingerprint"])
+    if problem:
+        raise PairError(f"{pair.origin}: {problem}.")
+    modern.ensure_built(first_batch[0])
+    matches = mapping_for(pair, legacy_weights(legacy), modern.weights)
+    stages = [check_variables(matches, legacy["constant_init"], modern.initial_constants())]
+    modern_record: dict[str, Any] = {"versions": versions()}
+    result = ParityResult(config.as_dict(), {"legacy": legacy["versions"], "modern": modern_record["versions"]}, stages)
+    if not stages[0].ok:
+        stages += [skipped(name, "an earlier stage failed") for name in ("forward", "one-step", "n-steps", "evaluation")]
+        return result, {"legacy": legacy, "modern": modern_record}
+    modern.transfer(matches, run.initial_weights)
+    stages.append(forward_stage(pair, legacy, modern, first_batch, config.forward_tolerance))
+    forward_failed = not stages[-1].ok
+    steps = 1 if forward_failed else config.steps
+    full = not forward_failed
+    if train_legacy:
+        run.train_legacy(steps, evaluate=full, scenarios=full)
+        modern.rebuild(matches, run.initial_weights)
+    check_steps_run(pair, "legacy", legacy, steps)
+    run.progress(f"[modern] Keras fit + callbacks: {steps} steps")
+    modern_record.update(modern.train(steps, run.progress))
+    check_steps_run(pair, "modern", modern_record, steps)
+    one_step = check_one_step(
+        matches, losses_from_json(legacy["losses"]).get(1 + 0), losses_from_json(modern_record["losses"]).get(1),
+        legacy["after_first_step"], modern_record["after_first_step"],
+        config.schedule.allowed(1) if config.mode == "exact" else float("inf"),
+    )
+    if forward_failed:
+        hint = one_step.details.get("first_variable")
+        if hint:
+            stages[-1].message += f"; after one step the first variable that differs is {hint}: look at that layer"
+            stages[-1].details["first_variable"] = hint
+        stages += [skipped(name, "an earlier stage failed") for name in ("one-step", "n-steps", "evaluation")]
+        return result, {"legacy": legacy, "modern": modern_record}
+    stages.append(one_step)
+    if not one_step.ok:
+        stages += [skipped(name, "an earlier stage failed") for name in ("n-steps", "evaluation")]
+        return result, {"legacy": legacy, "modern": modern_record}
+    if pair.has_eval:
+        modern_record["metrics"] = modern.evaluate()
+        run.progress("  modern evaluation: " + describe_metrics(modern_record["metrics"]))
+    make_model = modern.fresh_model(matches, run.initial_weights)
+    modern_record["events"] = modern.scenarios(make_model, config.scenarios, run.progress)
+    n_steps_and_evaluation(result, config, pair, legacy, modern_record)
+    return result, {"legacy": legacy, "modern": modern_record}
+
+
+def forward_stage(pair: Pair, legacy: dict, modern, first_batch, tolerance: float) -> Stage:
+    if legacy.get("forward") is None:
+        return skipped("forward", "model_fn returns no predictions in PREDICT mode")
+    try:
+        return check_forward(legacy["forward"]["outputs"], modern.forward(first_batch[0]),
+                             pair.value("PREDICTION_KEY"), tolerance)
+    except KeyError as error:
+        raise PairError(f"{pair.origin}: {error.args[0]}; set PREDICTION_KEY in the pair file.") from error
+
+
+def n_steps_and_evaluation(result: ParityResult, config: ParityConfig, pair: Pair, legacy: dict, modern: dict) -> None:
+    result.losses = compare_losses(
+        losses_from_json(legacy["losses"]), losses_from_json(modern["losses"]), config.schedule,
+        checked=config.mode == "exact",
+    )
+    if pair.has("legacy_hooks"):
+        result.events.append(compare_events(
+            "train (pair hooks)", without_losses(legacy["train_events"]), without_losses(modern["train_events"])
+        ))
+    for name in config.scenarios:
+        scenario = SCENARIOS.get(name)
+        legacy_events = legacy.get("events", {}).get(name, [])
+        modern_events = modern.get("events", {}).get(name, [])
+        if scenario is not None:
+            legacy_events = scenario.normalize_both(scenario.normalize_legacy(legacy_events))
+            modern_events = scenario.normalize_both(modern_events)
+        result.events.append(compare_events(name, legacy_events, modern_events))
+    result.stages.append(check_n_steps(result.losses, result.events))
+    if not result.stages[-1].ok:
+        result.stages.append(skipped("evaluation", "an earlier stage failed"))
+    elif "metrics" in legacy and "metrics" in modern:
+        result.metrics = compare_metrics(legacy["metrics"], modern["metrics"], accuracy_bar=config.accuracy_bar,
+                                         max_accuracy_gap=config.max_accuracy_gap)
+        result.stages.append(check_evaluation(result.metrics))
+        if "loss" in result.metrics.legacy:
+            result.notes.append(LOSS_NOTE)
+    else:
+        result.stages.append(skipped("evaluation", "the pair gives no eval_input_fn / eval_dataset"))
+    if config.mode == "exact" and result.losses.schedule.start not in (0.0, float("inf")):
+        result.notes.append("note: " + result.losses.schedule.explanation)

@@ -67,4 +67,20 @@ SCHEDULES = {("exact", "sgd"): EXACT_SGD, ("exact", "adam"): EXACT_ADAM}
 
 
 def schedule_for(mode: str, optimizer: str) -> ToleranceSchedule:
-    return SCHEDULES.get((mode, optimizer), STATISTICAL)
+    """The schedule for a mode and optimizer; an optimizer without a calibrated schedule is held to bit-identity.
+
+    Relax it with `constant_schedule` (`migrate parity --loss-tolerance R`) once you know why it drifts.
+    """
+    if mode != "exact":
+        return STATISTICAL
+    return SCHEDULES.get((mode, optimizer)) or ToleranceSchedule(
+        f"exact/{optimizer}", 0.0, 1.0, 0.0,
+        f"no calibrated schedule for {optimizer!r}: held to bit-identity; pass --loss-tolerance to allow drift.",
+    )
+
+
+def constant_schedule(relative: float) -> ToleranceSchedule:
+    """The same relative tolerance at every step (`--loss-tolerance`)."""
+    return ToleranceSchedule(
+        "given", relative, 1.0, relative, f"relative |Δloss| ≤ {relative:g} at every step, as asked (--loss-tolerance).",
+    )

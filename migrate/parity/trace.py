@@ -18,10 +18,9 @@ from typing import Any
 import numpy as np
 
 TRACE_FORMAT = "tf1-migrate-parity-trace"
-TRACE_FORMAT_VERSION = 1
-CONFIG_KEYS_THAT_MUST_MATCH = (
-    "mode", "optimizer", "steps", "batch_size", "learning_rate", "seed", "dropout_rate", "shuffle", "data_fingerprint",
-)
+TRACE_FORMAT_VERSION = 2
+CONFIG_KEYS_THAT_MUST_MATCH = ("pair", "mode", "steps", "seed", "params")
+FLAGS = {"mode": "--mode", "steps": "--steps", "seed": "--seed", "pair": "--pair"}
 
 
 class TraceError(ValueError):
@@ -97,8 +96,6 @@ def check_config_matches(trace: dict, config: dict, path: Path) -> None:
     differing = [key for key in CONFIG_KEYS_THAT_MUST_MATCH if recorded.get(key) != config.get(key)]
     if differing:
         details = ", ".join(f"{key}: trace {recorded.get(key)!r} vs now {config.get(key)!r}" for key in differing)
-        flags = " ".join(
-            f"--{key.replace('_', '-')} {recorded.get(key)}" for key in differing if key in {"mode", "optimizer", "steps", "batch_size", "learning_rate", "seed"}
-        )
+        flags = " ".join(f"{FLAGS[key]} {recorded.get(key)}" for key in differing if key in FLAGS)
         hint = f" Re-run with {flags}" if flags else " Record a new trace with the current settings"
         raise TraceError(f"trace {path} was recorded with another config ({details}).{hint}.")

@@ -1,40 +1,33 @@
-"""The legacy side: Estimator + SessionRunHooks on the placeholder pipeline (TF 2.15 only).
+"""The legacy side of any pair: the user's `model_fn` in a real `tf.estimator.Estimator` (TF 2.15 only).
 
-It is the reference: its step-0 checkpoint provides the initial weights the
-modern side copies.
+It is the reference. `prepare` builds the training graph once, runs its
+initializers and saves that state as the step-0 checkpoint the Estimator then
+restores (so the Estimator trains from exactly the weights the Keras model is
+given); it also runs the model in PREDICT mode on the first batch. `train`
+runs `Estimator.train` with the pair's hooks followed by `LossRecorderHook`,
+which records the protocol events, each step's loss and every trainable
+variable after step 1.
 """
 from __future__ import annotations
 
 import importlib.metadata
+import inspect
 import platform
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
+from typing import Any
 
 import numpy as np
 import tensorflow as tf
 
-from legacy import estimator as runs
-from legacy.hooks.event_recorder import EventRecorderHook
-from legacy.hooks.step_tracking import StepTrackingHook
-from legacy.hooks.stop_on_condition import StopOnConditionHook
-from migrate.parity import scenarios as sizes
-from migrate.parity.config import ParityConfig
+from migrate.core.protocol import make_event
+from migrate.parity.mapping import Weight
+from migrate.parity.pair import Pair, PairError
+from migrate.parity.stages import batch_fingerprint, batch_structure
 
 Progress = Callable[[str], None]
-NEVER = 10**9  # checkpoint cadence that leaves only the Estimator's step-0 and final saves
-
-
-class ProgressHook(StepTrackingHook):
-    """Prints the step and its loss every `every` steps, so a long run shows it is alive."""
-
-    def __init__(self, progress: Progress, total: int, every: int) -> None:
-        super().__init__("train")
-        self.progress, self.total, self.every = progress, total, every
-
-    def after_run(self, run_context, run_values) -> None:
-        super().after_run(run_context, run_values)
-        if self.step % self.every == 0 or self.step == self.total:
-            self.progress(f"  legacy step {self.step}/{self.total}  loss {self.loss:.6f}")
+LOSS_COLLECTION = "migrate_parity_loss"
+NEVER = 10**9  # checkpoint/summary cadence that leaves only the step-0 and final checkpoints
 
 
 def versions() -> dict[str, str]:
@@ -42,112 +35,196 @@ def versions() -> dict[str, str]:
         "python": platform.python_version(),
         "tensorflow": tf.__version__,
         "tensorflow_estimator": importlib.metadata.version("tensorflow-estimator"),
-        "keras": tf.keras.__version__ if hasattr(tf.keras, "__version__") else "n/a",
+        "keras": getattr(tf.keras, "__version__", "n/a"),
         "numpy": np.__version__,
     }
 
 
-def estimator_in(directory: Path, config: ParityConfig, save_checkpoints_steps: int = NEVER):
-    return runs.make_estimator(
-        directory, config.params, seed=config.seed, save_checkpoints_steps=save_checkpoints_steps,
+def call_model_fn(pair: Pair, features, labels, mode: str, params: dict, config=None):
+    """Call the pair's model_fn with the arguments it declares, as Estimator does."""
+    accepted = inspect.signature(pair.functions["model_fn"]).parameters
+    kwargs = {"features": features, "labels": labels, "mode": mode, "params": params, "config": config}
+    if not any(p.kind == p.VAR_KEYWORD for p in accepted.values()):
+        kwargs = {key: value for key, value in kwargs.items() if key in accepted}
+    try:
+        return pair.functions["model_fn"](**kwargs)
+    except Exception as error:
+        raise PairError(
+            f"{pair.origin}: model_fn(features, labels, mode={mode!r}, params) raised {type(error).__name__}: {error}. "
+            "Fix model_fn in the pair file."
+        ) from error
+
+
+def input_tensors(pair: Pair, name: str, params: dict):
+    """(features, labels) from an Estimator input function: a Dataset or a tuple of tensors."""
+    result = pair.call(name, params)
+    if isinstance(result, tf.data.Dataset):
+        result = tf.compat.v1.data.make_one_shot_iterator(result).get_next()
+    if isinstance(result, (tuple, list)) and len(result) == 2:
+        return result[0], result[1]
+    raise PairError(f"{pair.origin}: {name}(params) must return (features, labels) or a tf.data.Dataset of them.")
+
+
+def run_config(directory: Path, seed: int) -> tf.estimator.RunConfig:
+    return tf.estimator.RunConfig(
+        model_dir=str(directory), tf_random_seed=seed, save_checkpoints_steps=NEVER, save_summary_steps=NEVER,
         log_step_count_steps=None, keep_checkpoint_max=None,
     )
 
 
-def scenario_train_steps(directory: Path, config: ParityConfig, x, y) -> list[dict]:
-    recorder = EventRecorderHook("train")
-    runs.train(estimator_in(directory, config), (x, y), steps=sizes.TRAIN_STEPS,
-               batch_size=sizes.SCENARIO_BATCH_SIZE, hooks=[recorder], shuffle=False)
-    return recorder.events
+def _constant_value(array: np.ndarray) -> float | None:
+    flat = np.asarray(array).ravel()
+    return float(flat[0]) if flat.size and np.all(flat == flat[0]) else None
 
 
-def scenario_data_exhausted(directory: Path, config: ParityConfig, x, y) -> list[dict]:
-    recorder = EventRecorderHook("train")
-    n = sizes.EXHAUSTED_EXAMPLES
-    runs.train(estimator_in(directory, config), (x[:n], y[:n]), batch_size=sizes.SCENARIO_BATCH_SIZE,
-               hooks=[recorder], shuffle=False, num_epochs=1)
-    return recorder.events
-
-
-def scenario_stop_at_step(directory: Path, config: ParityConfig, x, y) -> list[dict]:
-    recorder = EventRecorderHook("train")
-    stopper = StopOnConditionHook(lambda step, loss: step >= sizes.STOP_AT_STEP)
-    runs.train(estimator_in(directory, config), (x, y), steps=sizes.TRAIN_STEPS,
-               batch_size=sizes.SCENARIO_BATCH_SIZE, hooks=[stopper, recorder], shuffle=False)
-    return recorder.events
-
-
-def _trained_estimator(directory: Path, config: ParityConfig, x, y):
-    estimator = estimator_in(directory, config)
-    runs.train(estimator, (x, y), steps=1, batch_size=sizes.SCENARIO_BATCH_SIZE, shuffle=False)
-    return estimator
-
-
-def scenario_evaluate(directory: Path, config: ParityConfig, x, y) -> list[dict]:
-    recorder = EventRecorderHook("evaluate")
-    n = sizes.EVAL_EXAMPLES
-    runs.evaluate(_trained_estimator(directory, config, x, y), (x[:n], y[:n]),
-                  batch_size=sizes.SCENARIO_BATCH_SIZE, hooks=[recorder])
-    return recorder.events
-
-
-def scenario_predict(directory: Path, config: ParityConfig, x, y) -> list[dict]:
-    recorder = EventRecorderHook("predict")
-    runs.predict(_trained_estimator(directory, config, x, y), x[: sizes.EVAL_EXAMPLES],
-                 batch_size=sizes.SCENARIO_BATCH_SIZE, hooks=[recorder])
-    return recorder.events
-
-
-def scenario_train_and_evaluate(directory: Path, config: ParityConfig, x, y) -> list[dict]:
-    train_recorder, eval_recorder = EventRecorderHook("train"), EventRecorderHook("evaluate")
-    eval_recorder.events = train_recorder.events  # one list, so training and evaluation interleave as they ran
-    steps = sizes.TRAIN_AND_EVALUATE_EPOCH_STEPS
-    n = 2 * sizes.SCENARIO_BATCH_SIZE
-    runs.train_and_evaluate(
-        estimator_in(directory, config, save_checkpoints_steps=steps), (x, y), (x[:n], y[:n]),
-        max_steps=steps * sizes.TRAIN_AND_EVALUATE_EPOCHS, batch_size=sizes.SCENARIO_BATCH_SIZE,
-        train_hooks=[train_recorder], eval_hooks=[eval_recorder], shuffle=False, throttle_secs=0,
-    )
-    return train_recorder.events
-
-
-SCENARIO_RUNNERS = {
-    "train-steps": scenario_train_steps,
-    "data-exhausted": scenario_data_exhausted,
-    "stop-at-step": scenario_stop_at_step,
-    "evaluate": scenario_evaluate,
-    "predict": scenario_predict,
-    "train-and-evaluate": scenario_train_and_evaluate,
-}
-
-
-def run(config: ParityConfig, data, workdir: Path, progress: Progress) -> tuple[dict, dict[str, np.ndarray]]:
-    """Train, evaluate on the test set, run the scenarios; return (side record, initial weights)."""
+def prepare(pair: Pair, params: dict, seed: int, workdir: Path) -> dict[str, Any]:
+    """Initial variables, the step-0 checkpoint, the first batch and the PREDICT-mode outputs on it."""
     tf.compat.v1.logging.set_verbosity(tf.compat.v1.logging.ERROR)
-    estimator = estimator_in(workdir / "main", config)
-    initial_checkpoint = runs.write_initial_checkpoint(estimator)
-    initial_weights = runs.variables_of(initial_checkpoint)
-    recorder = EventRecorderHook("train")
-    every = max(1, config.steps // 10)
-    runs.train(
-        estimator, (data.x_train, data.y_train), steps=config.steps, batch_size=config.batch_size,
-        hooks=[ProgressHook(progress, config.steps, every), recorder], shuffle=config.shuffle, seed=config.seed,
-    )
-    metrics = runs.evaluate(estimator, (data.x_test, data.y_test), batch_size=config.batch_size)
-    progress(f"  legacy test accuracy {100 * metrics['accuracy']:.2f}%")
-    events = {}
-    for name in config.scenarios:
-        progress(f"  legacy scenario {name}")
-        events[name] = SCENARIO_RUNNERS[name](workdir / name, config, data.x_train[:2048], data.y_train[:2048])
-    record = {
-        "losses": {str(step): loss for step, loss in sorted(_losses(recorder.events).items())},
-        "events": events,
-        "metrics": {"accuracy": float(metrics["accuracy"]), "loss": float(metrics["loss"]),
-                    "global_step": int(metrics["global_step"])},
-        "versions": versions(),
+    model_dir = workdir / "model"
+    model_dir.mkdir(parents=True, exist_ok=True)
+    config = run_config(model_dir, seed)
+    with tf.Graph().as_default():
+        tf.compat.v1.set_random_seed(seed)
+        global_step = tf.compat.v1.train.get_or_create_global_step()
+        features, labels = input_tensors(pair, "train_input_fn", params)
+        spec = call_model_fn(pair, features, labels, tf.estimator.ModeKeys.TRAIN, params, config)
+        if spec.train_op is None or spec.loss is None:
+            raise PairError(f"{pair.origin}: model_fn in TRAIN mode returned no train_op or no loss.")
+        trainable = tf.compat.v1.trainable_variables()
+        saver = tf.compat.v1.train.Saver(save_relative_paths=True)
+        with tf.compat.v1.Session() as session:
+            session.run([tf.compat.v1.global_variables_initializer(), tf.compat.v1.local_variables_initializer(),
+                         tf.compat.v1.tables_initializer()])
+            values = session.run({v.op.name: v for v in trainable})
+            try:
+                first_batch = session.run((features, labels))
+            except tf.errors.OutOfRangeError as error:
+                raise PairError(f"{pair.origin}: train_input_fn(params) gives no batch at all.") from error
+            checkpoint = saver.save(session, str(model_dir / "model.ckpt"), global_step=global_step)
+    weights = [Weight(v.op.name, tuple(v.shape.as_list()), v.dtype.base_dtype.name) for v in trainable]
+    return {
+        "model_dir": model_dir,
+        "checkpoint": checkpoint,
+        "initial_weights": values,
+        "first_batch": first_batch,
+        "record": {
+            "variables": [{"name": w.name, "shape": list(w.shape), "dtype": w.dtype} for w in weights],
+            "constant_init": {name: _constant_value(value) for name, value in values.items()},
+            "first_batch": {"fingerprint": batch_fingerprint(first_batch), "structure": batch_structure(first_batch)},
+            "forward": forward(pair, params, seed, config, first_batch[0], checkpoint),
+            "versions": versions(),
+        },
     }
-    return record, initial_weights
 
 
-def _losses(events: list[dict]) -> dict[int, float]:
-    return {event["step"]: event["loss"] for event in events if event["event"] == "after_run"}
+def forward(pair: Pair, params: dict, seed: int, config, features, checkpoint: str) -> dict[str, Any] | None:
+    """The model_fn's PREDICT-mode predictions on `features` with the step-0 weights (None if it gives none)."""
+    with tf.Graph().as_default():
+        tf.compat.v1.set_random_seed(seed)
+        tf.compat.v1.train.get_or_create_global_step()
+        # fed through placeholders, not embedded as constants: Grappler would fold the whole network at optimisation
+        # time with other kernels than the ones training uses
+        placeholders = tf.nest.map_structure(
+            lambda array: tf.compat.v1.placeholder(tf.as_dtype(np.asarray(array).dtype), np.shape(array)), features
+        )
+        spec = call_model_fn(pair, placeholders, None, tf.estimator.ModeKeys.PREDICT, params, config)
+        if spec.predictions is None:
+            return None
+        stored = set(dict(tf.train.list_variables(checkpoint)))
+        restorable = {v.op.name: v for v in tf.compat.v1.global_variables() if v.op.name in stored}
+        with tf.compat.v1.Session() as session:
+            session.run([tf.compat.v1.global_variables_initializer(), tf.compat.v1.local_variables_initializer(),
+                         tf.compat.v1.tables_initializer()])
+            tf.compat.v1.train.Saver(restorable).restore(session, checkpoint)
+            feed = dict(zip(tf.nest.flatten(placeholders), tf.nest.flatten(features)))
+            outputs = session.run(spec.predictions, feed_dict=feed)
+    return {"outputs": outputs}
+
+
+class LossRecorderHook(tf.compat.v1.train.SessionRunHook):
+    """Records the protocol events, each step's loss, and every trainable variable after the first step."""
+
+    def __init__(self, progress: Progress, total: int) -> None:
+        self.events: list[dict] = []
+        self.after_first_step: dict[str, np.ndarray] = {}
+        self.progress, self.total, self.every = progress, total, max(1, total // 10)
+        self.step = 0
+
+    def begin(self) -> None:
+        losses = tf.compat.v1.get_collection(LOSS_COLLECTION)
+        self._loss = losses[-1]
+        self._global_step = tf.compat.v1.train.get_global_step()
+        self._trainable = {v.op.name: v for v in tf.compat.v1.trainable_variables()}
+        self.events.append(make_event("train", "begin"))
+
+    def after_create_session(self, session, coord) -> None:
+        self.step = self.start = int(session.run(self._global_step))
+        self.events.append(make_event("train", "after_create_session", self.step))
+
+    def before_run(self, run_context):
+        self.events.append(make_event("train", "before_run", self.step + 1))
+        return tf.compat.v1.train.SessionRunArgs(self._loss)
+
+    def after_run(self, run_context, run_values) -> None:
+        self.step += 1
+        loss = float(run_values.results)
+        self.events.append(make_event("train", "after_run", self.step, loss))
+        if self.step == self.start + 1:
+            self.after_first_step = run_context.session.run(self._trainable)
+        if self.step % self.every == 0 or self.step == self.total:
+            self.progress(f"  legacy step {self.step}/{self.total}  loss {loss:.6f}")
+        if run_context.stop_requested:
+            self.events.append(make_event("train", "request_stop", self.step))
+
+    def end(self, session) -> None:
+        self.events.append(make_event("train", "end", self.step))
+
+
+def recording_model_fn(pair: Pair) -> Callable:
+    """The pair's model_fn, its training loss put where `LossRecorderHook` finds it."""
+
+    def model_fn(features, labels, mode, params, config):
+        spec = call_model_fn(pair, features, labels, mode, params, config)
+        if mode == tf.estimator.ModeKeys.TRAIN:
+            tf.compat.v1.add_to_collection(LOSS_COLLECTION, spec.loss)
+        return spec
+
+    return model_fn
+
+
+def estimator(pair: Pair, params: dict, seed: int, model_dir: Path) -> tf.estimator.Estimator:
+    return tf.estimator.Estimator(recording_model_fn(pair), config=run_config(model_dir, seed), params=params)
+
+
+def train(pair: Pair, params: dict, seed: int, prepared: dict, steps: int, progress: Progress) -> dict[str, Any]:
+    """Train `steps` steps from the step-0 checkpoint: losses, events, variables after step 1."""
+    hooks = list(pair.call("legacy_hooks", params)) if pair.has("legacy_hooks") else []
+    recorder = LossRecorderHook(progress, steps)
+    nan_at = None
+    try:
+        estimator(pair, params, seed, prepared["model_dir"]).train(
+            lambda: pair.call("train_input_fn", params), hooks=[*hooks, recorder], max_steps=steps
+        )
+    except tf.compat.v1.train.NanLossDuringTrainingError:
+        nan_at = recorder.step
+    losses = {event["step"]: event["loss"] for event in recorder.events if event["event"] == "after_run"}
+    return {
+        "losses": {str(step): loss for step, loss in sorted(losses.items())},
+        "train_events": recorder.events,
+        "after_first_step": recorder.after_first_step,
+        "steps_run": len(losses),
+        "nan_at": nan_at,
+    }
+
+
+def evaluate(pair: Pair, params: dict, seed: int, prepared: dict) -> dict[str, float]:
+    metrics = estimator(pair, params, seed, prepared["model_dir"]).evaluate(lambda: pair.call("eval_input_fn", params))
+    return {key: float(value) for key, value in metrics.items() if np.ndim(value) == 0}
+
+
+def scenarios(pair: Pair, params: dict, workdir: Path, names: tuple[str, ...], progress: Progress) -> dict[str, list]:
+    if not pair.has("legacy_scenarios") or not names:
+        return {}
+    progress(f"  legacy scenarios: {', '.join(names)}")
+    events = pair.call("legacy_scenarios", {**params, "scenarios": list(names)}, workdir / "scenarios")
+    return {name: events[name] for name in names if name in events}

@@ -1,140 +1,201 @@
-"""The modern side: Keras `fit` + callbacks on the generator pipeline (TF 2.15 or 2.21)."""
+"""The modern side of any pair: the user's compiled Keras model under `fit` (TF 2.15 / Keras 2 or TF 2.21 / Keras 3).
+
+`ModernSide` builds the model from the pair, lists its trainable weights for
+the mapping, takes the legacy initial values, runs the forward pass and
+trains with the pair's callbacks followed by `LossRecorder`. The step's own
+loss is read from ``logs["step_loss"]`` when the model's `train_step` reports
+it; otherwise `compute_loss` is wrapped to keep the last value
+(``logs["loss"]`` is a running mean, not the loss of the step).
+"""
 from __future__ import annotations
 
-import importlib.metadata
 import platform
-from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import tensorflow as tf
 from tensorflow import keras
 
-from migrate.parity import scenarios as sizes
-from migrate.parity.config import ParityConfig
-from modern import training
-from modern.callbacks.event_recorder import EventRecorder
-from modern.callbacks.stop_on_condition import StopOnCondition
-from modern.model import build_model
-from modern.pipeline import eval_dataset, train_dataset
-from modern.weights import legacy_variables
+from migrate.core.protocol import make_event
+from migrate.parity.mapping import Match, Weight, normalise
+from migrate.parity.pair import Pair, PairError
 
 Progress = Callable[[str], None]
 
 
-class ProgressCallback(keras.callbacks.Callback):
-    """Prints the global step and that step's loss every `every` steps."""
+def versions() -> dict[str, str]:
+    return {"python": platform.python_version(), "tensorflow": tf.__version__, "keras": keras.__version__,
+            "numpy": np.__version__}
 
-    def __init__(self, progress: Progress, total: int, every: int) -> None:
+
+def weight_path(variable) -> str:
+    """Keras 3's `path` ("dense/kernel"); on Keras 2 the variable name without ":0"."""
+    return normalise(getattr(variable, "path", None) or variable.name)
+
+
+def to_numpy(value: Any) -> Any:
+    return tf.nest.map_structure(lambda item: np.asarray(item), value)
+
+
+class LossRecorder(keras.callbacks.Callback):
+    """Events in the TF1 vocabulary, each step's own loss, every trainable weight after the first step."""
+
+    def __init__(self, step_loss: Callable[[dict], float], names: list[str], progress: Progress, total: int) -> None:
         super().__init__()
-        self.progress, self.total, self.every = progress, total, every
+        self.step_loss, self.names = step_loss, names
+        self.progress, self.total, self.every = progress, total, max(1, total // 10)
+        self.events: list[dict] = []
+        self.after_first_step: dict[str, np.ndarray] = {}
+        self.start = self.step = 0
+
+    def on_train_begin(self, logs: dict | None = None) -> None:
+        self.start = self.step = int(self.model.optimizer.iterations.numpy())
+        self.events += [make_event("train", "begin"), make_event("train", "after_create_session", self.step)]
+
+    def on_train_batch_begin(self, batch: int, logs: dict | None = None) -> None:
+        self.events.append(make_event("train", "before_run", self.step + 1))
 
     def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
-        logs = logs or {}
-        step = int(round(float(logs.get("global_step", 0))))
-        if step % self.every == 0 or step == self.total:
-            self.progress(f"  modern step {step}/{self.total}  loss {float(logs.get('step_loss', float('nan'))):.6f}")
+        self.step += 1
+        loss = self.step_loss(logs or {})
+        self.events.append(make_event("train", "after_run", self.step, loss))
+        if self.step == self.start + 1:
+            self.after_first_step = {
+                name: variable.numpy() for name, variable in zip(self.names, self.model.trainable_weights)
+            }
+        if self.step % self.every == 0 or self.step == self.total:
+            self.progress(f"  modern step {self.step}/{self.total}  loss {loss:.6f}")
+        if self.model.stop_training:
+            self.events.append(make_event("train", "request_stop", self.step))
+
+    def on_train_end(self, logs: dict | None = None) -> None:
+        self.events.append(make_event("train", "end", self.step))
 
 
-def versions() -> dict[str, str]:
-    return {
-        "python": platform.python_version(),
-        "tensorflow": tf.__version__,
-        # `tensorflow.keras` on Keras 2.15 has no __version__; the installed distribution says it.
-        "keras": getattr(keras, "__version__", None) or importlib.metadata.version("keras"),
-        "numpy": np.__version__,
-    }
+def capture_compute_loss(model: keras.Model) -> tf.Variable:
+    """Wrap the model's `compute_loss` so each step's loss is kept in a variable the recorder reads."""
+    captured = tf.Variable(float("nan"), dtype=tf.float32, trainable=False, name="parity_step_loss")
+    original = model.compute_loss
+
+    def compute_loss(*args, **kwargs):
+        loss = original(*args, **kwargs)
+        captured.assign(tf.cast(loss, tf.float32))
+        return loss
+
+    model.compute_loss = compute_loss
+    return captured
 
 
-def model_with_weights(config: ParityConfig, weights: dict[str, np.ndarray]) -> keras.Model:
-    """The Keras twin, its legacy-named variables set to exactly `weights`."""
-    model = build_model(config.modern_params, seed=config.seed)
-    variables = legacy_variables(model)
-    missing = sorted(set(variables) - set(weights))
-    if missing:
-        raise ValueError(f"initial weights lack {', '.join(missing)}; the trace or checkpoint is not from the legacy model")
-    for name, variable in variables.items():
-        variable.assign(weights[name])
-    return model
+class ModernSide:
+    """One Keras model built from the pair, with the legacy initial weights once `transfer` ran."""
 
+    def __init__(self, pair: Pair, params: dict, seed: int) -> None:
+        self.pair, self.params, self.seed = pair, params, seed
+        self.model = self.build()
 
-def scenario_train_steps(model: keras.Model, x, y) -> list[dict]:
-    recorder = EventRecorder()
-    training.fit_steps(model, train_dataset(x, y, sizes.SCENARIO_BATCH_SIZE), sizes.TRAIN_STEPS, [recorder])
-    return recorder.events
+    def build(self) -> keras.Model:
+        keras.utils.set_random_seed(self.seed)
+        model = self.pair.call("build_model", self.params)
+        if not isinstance(model, keras.Model):
+            raise PairError(f"{self.pair.origin}: build_model(params) returned {type(model).__name__}, not a keras.Model.")
+        if getattr(model, "optimizer", None) is None:
+            raise PairError(f"{self.pair.origin}: build_model(params) must return a compiled model (call model.compile).")
+        return model
 
+    def ensure_built(self, features, model: keras.Model | None = None) -> None:
+        model = model or self.model
+        self._first_features = features
+        if not model.built or not model.trainable_weights:
+            model(features, training=False)
+        if not hasattr(self, "names"):
+            self.names = [weight.name for weight in self.weights]
 
-def scenario_data_exhausted(model: keras.Model, x, y) -> list[dict]:
-    recorder = EventRecorder()
-    n = sizes.EXHAUSTED_EXAMPLES
-    training.fit_steps(model, train_dataset(x[:n], y[:n], sizes.SCENARIO_BATCH_SIZE, repeat=False), None, [recorder])
-    return recorder.events
+    @property
+    def weights(self) -> list[Weight]:
+        """The trainable weights in creation order; `names` keeps the first build's paths (rebuilt models may differ)."""
+        return [Weight(weight_path(v), tuple(v.shape), tf.as_dtype(v.dtype).name) for v in self.model.trainable_weights]
 
+    def first_batch(self):
+        dataset = self.pair.call("train_dataset", self.params)
+        if not isinstance(dataset, tf.data.Dataset):
+            raise PairError(f"{self.pair.origin}: train_dataset(params) returned {type(dataset).__name__}, not a tf.data.Dataset.")
+        try:
+            batch = next(iter(dataset))
+        except StopIteration as error:
+            raise PairError(f"{self.pair.origin}: train_dataset(params) gives no batch at all.") from error
+        if not (isinstance(batch, (tuple, list)) and len(batch) >= 2):
+            raise PairError(f"{self.pair.origin}: train_dataset(params) must give (features, labels) batches.")
+        return to_numpy((batch[0], batch[1]))
 
-def scenario_stop_at_step(model: keras.Model, x, y) -> list[dict]:
-    recorder = EventRecorder()
-    stopper = StopOnCondition(lambda step, loss: step >= sizes.STOP_AT_STEP)
-    training.fit_steps(model, train_dataset(x, y, sizes.SCENARIO_BATCH_SIZE), sizes.TRAIN_STEPS, [stopper, recorder])
-    return recorder.events
+    def transfer(self, matches: list[Match], initial_weights: dict[str, np.ndarray], model: keras.Model | None = None) -> None:
+        """Assign the TF1 initial values; weights are found by position, so a rebuilt model (new names) works too."""
+        model = model or self.model
+        if model is not self.model:
+            self.ensure_built(self._first_features, model)
+        position = {name: index for index, name in enumerate(self.names)}
+        variables = model.trainable_weights
+        for match in matches:
+            variable = variables[position[match.modern.name]]
+            variable.assign(np.asarray(initial_weights[match.legacy.name]).astype(tf.as_dtype(variable.dtype).as_numpy_dtype))
 
+    def rebuild(self, matches: list[Match], initial_weights: dict[str, np.ndarray]) -> None:
+        """A fresh model holding the initial weights, used from here on.
 
-def scenario_evaluate(model: keras.Model, x, y) -> list[dict]:
-    recorder = EventRecorder()
-    n = sizes.EVAL_EXAMPLES
-    training.evaluate(model, eval_dataset(x[:n], y[:n], sizes.SCENARIO_BATCH_SIZE), [recorder])
-    return recorder.events
+        Keras 2 invalidates models built before TF1 graph code creates
+        `tf.compat.v1.layers` (the Estimator's training does): the model that
+        served stages 1–2 is replaced once the legacy side has trained.
+        """
+        model = self.build()
+        self.transfer(matches, initial_weights, model)
+        self.model = model
 
+    def forward(self, features) -> Any:
+        """Inference outputs, computed in a `tf.function` like `fit`/`predict` do (eager kernels can differ in the last bit)."""
+        return to_numpy(tf.function(lambda inputs: self.model(inputs, training=False))(features))
 
-def scenario_predict(model: keras.Model, x, y) -> list[dict]:
-    recorder = EventRecorder()
-    n = sizes.EVAL_EXAMPLES
-    training.predict(model, eval_dataset(x[:n], y[:n], sizes.SCENARIO_BATCH_SIZE), [recorder])
-    return recorder.events
+    def initial_constants(self) -> dict[str, float | None]:
+        result = {}
+        for variable in self.model.trainable_weights:
+            flat = np.asarray(variable.numpy()).ravel()
+            result[weight_path(variable)] = float(flat[0]) if flat.size and np.all(flat == flat[0]) else None
+        return result
 
+    def train(self, steps: int, progress: Progress) -> dict[str, Any]:
+        callbacks = list(self.pair.call("modern_callbacks", self.params)) if self.pair.has("modern_callbacks") else []
+        captured = capture_compute_loss(self.model)
 
-def scenario_train_and_evaluate(model: keras.Model, x, y) -> list[dict]:
-    recorder = EventRecorder()
-    n = 2 * sizes.SCENARIO_BATCH_SIZE
-    model.fit(
-        train_dataset(x, y, sizes.SCENARIO_BATCH_SIZE), epochs=sizes.TRAIN_AND_EVALUATE_EPOCHS,
-        steps_per_epoch=sizes.TRAIN_AND_EVALUATE_EPOCH_STEPS,
-        validation_data=eval_dataset(x[:n], y[:n], sizes.SCENARIO_BATCH_SIZE), callbacks=[recorder], verbose=0,
-    )
-    return recorder.events
+        def step_loss(logs: dict) -> float:
+            return float(logs["step_loss"]) if "step_loss" in logs else float(captured.numpy())
 
+        recorder = LossRecorder(step_loss, self.names, progress, steps)
+        self.model.fit(self.pair.call("train_dataset", self.params), epochs=1, steps_per_epoch=steps,
+                       callbacks=[*callbacks, recorder], verbose=0)
+        losses = {event["step"]: event["loss"] for event in recorder.events if event["event"] == "after_run"}
+        return {
+            "losses": {str(step): loss for step, loss in sorted(losses.items())},
+            "train_events": recorder.events,
+            "after_first_step": recorder.after_first_step,
+            "steps_run": len(losses),
+        }
 
-SCENARIO_RUNNERS = {
-    "train-steps": scenario_train_steps,
-    "data-exhausted": scenario_data_exhausted,
-    "stop-at-step": scenario_stop_at_step,
-    "evaluate": scenario_evaluate,
-    "predict": scenario_predict,
-    "train-and-evaluate": scenario_train_and_evaluate,
-}
+    def evaluate(self) -> dict[str, float]:
+        metrics = self.model.evaluate(self.pair.call("eval_dataset", self.params), verbose=0, return_dict=True)
+        return {key: float(value) for key, value in metrics.items() if np.ndim(value) == 0}
 
+    def fresh_model(self, matches: list[Match], initial_weights: dict[str, np.ndarray]) -> Callable[[], keras.Model]:
+        """A factory of new models holding the initial weights (for the pair's own event scenarios)."""
 
-def run(config: ParityConfig, data, workdir: Path, progress: Progress, initial_weights: dict[str, np.ndarray]) -> dict:
-    """Train from the legacy initial weights, evaluate on the test set, run the scenarios."""
-    model = model_with_weights(config, initial_weights)
-    recorder = EventRecorder()
-    every = max(1, config.steps // 10)
-    dataset = train_dataset(
-        data.x_train, data.y_train, config.batch_size, shuffle_seed=config.seed if config.shuffle else None
-    )
-    training.fit_steps(model, dataset, config.steps, [ProgressCallback(progress, config.steps, every), recorder])
-    metrics = training.evaluate(model, eval_dataset(data.x_test, data.y_test, config.batch_size))
-    progress(f"  modern test accuracy {100 * metrics['accuracy']:.2f}%")
-    events = {}
-    for name in config.scenarios:
-        progress(f"  modern scenario {name}")
-        scenario_model = model_with_weights(config, initial_weights)
-        events[name] = SCENARIO_RUNNERS[name](scenario_model, data.x_train[:2048], data.y_train[:2048])
-    return {
-        "losses": {
-            str(event["step"]): event["loss"] for event in recorder.events
-            if event["event"] == "after_run" and "loss" in event
-        },
-        "events": events,
-        "metrics": {key: float(value) for key, value in metrics.items()},
-        "versions": versions(),
-    }
+        def make() -> keras.Model:
+            model = self.build()
+            self.transfer(matches, initial_weights, model)
+            return model
+
+        return make
+
+    def scenarios(self, make_model: Callable[[], keras.Model], names: tuple[str, ...], progress: Progress) -> dict:
+        if not self.pair.has("modern_scenarios") or not names:
+            return {}
+        progress(f"  modern scenarios: {', '.join(names)}")
+        events = self.pair.call("modern_scenarios", {**self.params, "scenarios": list(names)}, make_model)
+        return {name: events[name] for name in names if name in events}

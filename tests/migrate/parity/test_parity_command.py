@@ -32,6 +32,7 @@ def test_exact_sgd_is_bit_identical_on_tf215(exact_sgd_run):
     summary = summary_of(out)
     assert summary["losses"]["max_abs_loss_diff"] == 0.0
     assert summary["losses"]["steps_compared"] == 300
+    assert [stage["status"] for stage in summary["stages"]] == ["ok"] * 5
     assert summary["metrics"]["legacy"]["accuracy"] == summary["metrics"]["modern"]["accuracy"]
     assert code == 0, summary["failures"]
 
@@ -102,7 +103,7 @@ def test_correct_adam_stays_within_the_schedule(tmp_path):
 
 @pytest.mark.estimator
 def test_callback_dropping_the_last_after_run_is_caught(tmp_path, monkeypatch, capsys):
-    from migrate.parity.sides import modern_side
+    from modern import parity_scenarios, training
     from modern.callbacks.event_recorder import EventRecorder
     from modern.pipeline import train_dataset
 
@@ -113,10 +114,10 @@ def test_callback_dropping_the_last_after_run_is_caught(tmp_path, monkeypatch, c
 
     def broken_train_steps(model, x, y):
         recorder = DropsLastAfterRun()
-        modern_side.training.fit_steps(model, train_dataset(x, y, 32), 5, [recorder])
+        training.fit_steps(model, train_dataset(x, y, 32), 5, [recorder])
         return recorder.events
 
-    monkeypatch.setitem(modern_side.SCENARIO_RUNNERS, "train-steps", broken_train_steps)
+    monkeypatch.setitem(parity_scenarios.SCENARIO_RUNNERS, "train-steps", broken_train_steps)
     code = main(["parity", "--steps", "3", "--scenarios", "train-steps", "--out", str(tmp_path)])
     assert code == 1
     assert (
@@ -134,8 +135,9 @@ def test_statistical_mode_short_run(tmp_path):
     code = main(["parity", "--mode", "statistical", "--steps", "400", "--scenarios", "none",
                  "--accuracy-bar", "0.93", "--max-accuracy-gap", "1.5", "--out", str(tmp_path)])
     summary = summary_of(tmp_path)
-    assert summary["config"]["dropout_rate"] == 0.5 and summary["config"]["shuffle"] is True
-    assert summary["config"]["optimizer"] == "adam" and summary["config"]["learning_rate"] == 1e-3
+    params = summary["config"]["params"]
+    assert params["dropout_rate"] == 0.5 and params["shuffle"] is True
+    assert params["optimizer"] == "adam" and params["learning_rate"] == 1e-3
     assert summary["metrics"]["legacy"]["accuracy"] >= 0.93
     assert summary["metrics"]["modern"]["accuracy"] >= 0.93
     assert summary["metrics"]["accuracy_gap_points"] <= 1.5

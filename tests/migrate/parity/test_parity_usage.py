@@ -42,11 +42,11 @@ def test_trace_format_version_mismatch(tmp_path, capsys):
     assert code == 2 and "format version 0" in err
 
 
-def test_trace_from_another_config(tmp_path, capsys, mnist):
-    from migrate.parity.config import ParityConfig
-    from migrate.parity.run import data_fingerprint
+def test_trace_from_another_config(tmp_path, capsys):
+    from migrate.parity.config import config_for
+    from migrate.parity.pair import load_pair
 
-    recorded = ParityConfig(steps=50).as_dict(data_fingerprint(mnist))
+    recorded = config_for(load_pair("mnist"), steps=50, scenarios=("train-steps",)).as_dict()
     path = tmp_path / "trace.json"
     traces.write_trace(path, traces.build_trace(recorded, {"legacy": {}}, {}))
     code, err = run(["--side", "modern", "--against", str(path), "--steps", "300"], capsys)

@@ -7,8 +7,8 @@ import pytest
 
 from migrate.parity import trace as traces
 
-CONFIG = {"mode": "exact", "optimizer": "sgd", "steps": 3, "batch_size": 128, "learning_rate": 0.05, "seed": 1,
-          "dropout_rate": 0.0, "shuffle": False, "data_fingerprint": "abc"}
+CONFIG = {"pair": "mnist", "mode": "exact", "steps": 3, "seed": 1,
+          "params": {"optimizer": "sgd", "batch_size": 128, "learning_rate": 0.05, "dropout_rate": 0.0, "shuffle": False}}
 
 
 def recorded(tmp_path, weights=None):
@@ -45,7 +45,7 @@ def test_format_version_mismatch(tmp_path):
     data = json.loads(path.read_text())
     data["format_version"] = 99
     path.write_text(json.dumps(data))
-    with pytest.raises(traces.TraceError, match="format version 99.*reads version 1"):
+    with pytest.raises(traces.TraceError, match=f"format version 99.*reads version {traces.TRACE_FORMAT_VERSION}"):
         traces.read_trace(path)
 
 
@@ -62,3 +62,11 @@ def test_other_config_names_the_difference_and_the_flags(tmp_path):
     with pytest.raises(traces.TraceError, match=r"steps: trace 3 vs now 300.*--steps 3"):
         traces.check_config_matches(loaded, dict(CONFIG, steps=300), path)
     traces.check_config_matches(loaded, dict(CONFIG), path)
+
+
+def test_other_params_are_named(tmp_path):
+    path, _ = recorded(tmp_path)
+    loaded = traces.read_trace(path)
+    other = dict(CONFIG, params={**CONFIG["params"], "learning_rate": 0.1})
+    with pytest.raises(traces.TraceError, match=r"params: trace .*'learning_rate': 0.05.* vs now .*'learning_rate': 0.1"):
+        traces.check_config_matches(loaded, other, path)

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from migrate.core.protocol import expected_events, make_event
-from migrate.parity.scenarios import SCENARIOS, evaluation_after_its_train_step
+from migrate.core.scenarios import SCENARIOS, evaluation_after_its_train_step
 
 
 def test_estimator_evaluation_inside_after_run_round_moves_after_it():

@@ -1,7 +1,8 @@
 """The event-sequence scenarios both sides run, and their documented differences.
 
-Each scenario is run by `migrate.parity.sides.legacy` (Estimator + hooks) and
-`migrate.parity.sides.modern` (Keras + callbacks) under the same name; the
+Each scenario is run by `legacy.parity_scenarios` (Estimator + hooks) and
+`modern.parity_scenarios` (Keras + callbacks) under the same name — the MNIST
+pair hands them to the parity engine — and the
 recorded sequences are compared after `normalize_legacy`, which rewrites only
 the differences listed in `expected_differences` — known, documented and shown
 in the report, never silently hidden. Sizes are small: these check call order,

@@ -1,0 +1,120 @@
+"""The built-in pair: the MNIST conv net, `legacy/` (Estimator) against `modern/` (Keras).
+
+`migrate parity` runs it by default (`--pair mnist`). It is a pair file like
+any user's — loaded by path, never imported as `migrate.pairs.mnist` — and the
+one place in `migrate/` that names `legacy` and `modern`: the parity engine
+itself knows neither. TensorFlow and both sides are imported inside the
+functions, so `--side modern` runs on TF 2.21 where `tf.estimator` is gone.
+
+The legacy input is the TF1 recipe's order (`legacy.inputs`: examples →
+``shuffle(10_000, seed)`` when shuffling → ``repeat()`` → ``batch``), read by
+index so no array is embedded in the graph; the modern input is the real
+rebuild, `modern.pipeline.train_dataset`. Modes: ``exact`` (dropout off, no
+shuffling; SGD bit-identical) and ``statistical`` (the real config: dropout
+0.5, shuffling, Adam; accuracy decides).
+"""
+from __future__ import annotations
+
+import functools
+
+from migrate.core.mnist_model import DEFAULT_LEARNING_RATES, DEFAULT_PARAMS, IMAGE_SHAPE
+
+PARAMS = {"batch_size": 128, "adam_epsilon": DEFAULT_PARAMS["adam_epsilon"]}
+MODE_PARAMS = {
+    "exact": {"optimizer": "sgd", "learning_rate": DEFAULT_LEARNING_RATES["sgd"], "dropout_rate": 0.0, "shuffle": False},
+    "statistical": {"optimizer": "adam", "learning_rate": DEFAULT_LEARNING_RATES["adam"], "dropout_rate": 0.5,
+                    "shuffle": True},
+}
+LEARNING_RATES = DEFAULT_LEARNING_RATES
+STEPS = {"exact": 300, "statistical": 2000}
+ACCURACY_BAR = {"statistical": 0.98}
+PREDICTION_KEY = "logits"
+SHUFFLE_BUFFER = 10_000
+
+
+@functools.lru_cache(maxsize=1)
+def mnist():
+    """MNIST from `$MNIST_DATA_DIR` or the cache (`migrate fetch-mnist`), loaded once per process."""
+    from migrate.core.mnist import load_mnist
+
+    return load_mnist()
+
+
+def model_params(params: dict) -> dict:
+    """The keys both `legacy.model.model_fn` and `modern.model.build_model` take."""
+    return {key: params[key] for key in DEFAULT_PARAMS if key in params}
+
+
+def _indexed(images, labels, indices):
+    """A dataset of (images, labels) batches gathered by an index dataset: the order is the index order."""
+    import numpy as np
+    import tensorflow as tf
+
+    def gather(batch_indices):
+        return images[batch_indices], labels[batch_indices].astype(np.int64)
+
+    def load(batch_indices):
+        x, y = tf.numpy_function(gather, [batch_indices], (tf.uint8, tf.int64))
+        x.set_shape([None, *IMAGE_SHAPE])
+        y.set_shape([None])
+        return x, y
+
+    return indices.map(load)
+
+
+def model_fn(features, labels, mode, params):
+    from legacy.model import model_fn as legacy_model_fn
+
+    return legacy_model_fn(features, labels, mode, {**model_params(params), "seed": params["seed"]})
+
+
+def train_input_fn(params):
+    import tensorflow as tf
+
+    data = mnist()
+    indices = tf.data.Dataset.range(len(data.x_train))
+    if params["shuffle"]:
+        indices = indices.shuffle(SHUFFLE_BUFFER, seed=params["seed"])
+    return _indexed(data.x_train, data.y_train, indices.repeat().batch(params["batch_size"]))
+
+
+def eval_input_fn(params):
+    import tensorflow as tf
+
+    data = mnist()
+    return _indexed(data.x_test, data.y_test, tf.data.Dataset.range(len(data.x_test)).batch(params["batch_size"]))
+
+
+def build_model(params):
+    from modern.model import build_model as modern_build_model
+
+    return modern_build_model(model_params(params), seed=params["seed"])
+
+
+def train_dataset(params):
+    from modern.pipeline import train_dataset as modern_train_dataset
+
+    data = mnist()
+    seed = params["seed"] if params["shuffle"] else None
+    return modern_train_dataset(data.x_train, data.y_train, params["batch_size"], shuffle_seed=seed)
+
+
+def eval_dataset(params):
+    from modern.pipeline import eval_dataset as modern_eval_dataset
+
+    data = mnist()
+    return modern_eval_dataset(data.x_test, data.y_test, params["batch_size"])
+
+
+def legacy_scenarios(params, workdir):
+    """The six protocol scenarios of `migrate.core.scenarios` on the Estimator."""
+    from legacy.parity_scenarios import run_scenarios
+
+    return run_scenarios(params, workdir, mnist().x_train, mnist().y_train)
+
+
+def modern_scenarios(params, fresh_model):
+    """The same scenarios with Keras fit/evaluate/predict, each on a fresh model with the initial weights."""
+    from modern.parity_scenarios import run_scenarios
+
+    return run_scenarios(params["scenarios"], fresh_model, mnist().x_train, mnist().y_train)

@@ -1,0 +1,159 @@
+"""A pair: one Python module naming both sides of a migration (TensorFlow-free until a side runs).
+
+The pair contract (README "The pair file"; `migrate parity --help`):
+
+    model_fn(features, labels, mode, params)   the TF1 Estimator model_fn (EstimatorSpec)   required
+    train_input_fn(params)                     Estimator input: (features, labels) or a Dataset   required
+    build_model(params)                        a compiled Keras model                            required
+    train_dataset(params)                      tf.data: the same batches in the same order       required
+    eval_input_fn(params) / eval_dataset(params)   evaluation input, both or neither             optional
+    PARAMS                                     dict handed to every function                     optional
+    variable_map                               {tf1 name: keras path} or a callable              optional
+    legacy_hooks(params) / modern_callbacks(params)  the user's hooks and their callback twins   optional
+    PREDICTION_KEY                             which model_fn prediction is compared with the Keras output
+    STEPS, MODE_PARAMS, LEARNING_RATES, ACCURACY_BAR  run defaults (see `defaults_for`)         optional
+    legacy_scenarios(params, workdir) / modern_scenarios(params, fresh_model)  extra event runs optional
+
+A pair is loaded from a file path (`load_pair`) or taken from an imported
+module or plain functions (`pair_from`). Every user function is called
+through `Pair.call`, which turns an exception into a `PairError` naming the
+file, the function and what to do.
+"""
+from __future__ import annotations
+
+import importlib.util
+import sys
+import traceback
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+REQUIRED = ("model_fn", "train_input_fn", "build_model", "train_dataset")
+OPTIONAL_FUNCTIONS = (
+    "eval_input_fn", "eval_dataset", "legacy_hooks", "modern_callbacks", "legacy_scenarios", "modern_scenarios",
+)
+OPTIONAL_VALUES = ("PARAMS", "variable_map", "PREDICTION_KEY", "STEPS", "MODE_PARAMS", "LEARNING_RATES", "ACCURACY_BAR")
+BUILTIN_PAIRS = {"mnist": Path(__file__).resolve().parents[1] / "pairs" / "mnist.py"}
+"""Pairs shipped with the package, by name (`--pair mnist` is the default)."""
+
+
+class PairError(ValueError):
+    """The pair cannot be used: it does not import, lacks a name, or one of its functions failed."""
+
+
+@dataclass
+class Pair:
+    """Both sides of one migration, as the parity engine calls them."""
+
+    name: str
+    origin: str
+    functions: dict[str, Callable[..., Any]]
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def has(self, name: str) -> bool:
+        return name in self.functions
+
+    def value(self, name: str, default: Any = None) -> Any:
+        return self.values.get(name, default)
+
+    def call(self, name: str, *args: Any) -> Any:
+        """Call the pair's function `name`; any exception becomes a `PairError` that names it."""
+        function = self.functions[name]
+        try:
+            return function(*args)
+        except PairError:
+            raise
+        except Exception as error:
+            where = _innermost_user_frame(error, self.origin)
+            raise PairError(
+                f"{self.origin}: {name}({_describe_args(args)}) raised {type(error).__name__}: {error}{where}. "
+                f"Fix {name} in the pair file (run it alone to see the full traceback)."
+            ) from error
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return dict(self.value("PARAMS") or {})
+
+    @property
+    def has_eval(self) -> bool:
+        return self.has("eval_input_fn") and self.has("eval_dataset")
+
+
+def _describe_args(args: tuple[Any, ...]) -> str:
+    return ", ".join("params" if isinstance(arg, Mapping) else type(arg).__name__ for arg in args)
+
+
+def _innermost_user_frame(error: BaseException, origin: str) -> str:
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename == origin]
+    return f" (at line {frames[-1].lineno}: {frames[-1].line})" if frames else ""
+
+
+def _check(pair: Pair) -> Pair:
+    missing = [name for name in REQUIRED if name not in pair.functions]
+    if missing:
+        raise PairError(
+            f"{pair.origin} lacks {', '.join(missing)}: a pair defines model_fn(features, labels, mode, params), "
+            "train_input_fn(params), build_model(params) and train_dataset(params) (see `migrate parity --help`)."
+        )
+    if pair.has("eval_input_fn") != pair.has("eval_dataset"):
+        given, lacking = ("eval_input_fn", "eval_dataset") if pair.has("eval_input_fn") else ("eval_dataset", "eval_input_fn")
+        raise PairError(f"{pair.origin} defines {given} but not {lacking}: evaluation needs both sides (or neither).")
+    if pair.has("legacy_hooks") != pair.has("modern_callbacks"):
+        raise PairError(f"{pair.origin}: define legacy_hooks and modern_callbacks together (the twins are compared).")
+    params = pair.value("PARAMS")
+    if params is not None and not isinstance(params, Mapping):
+        raise PairError(f"{pair.origin}: PARAMS is a {type(params).__name__}; it must be a dict.")
+    variable_map = pair.value("variable_map")
+    if variable_map is not None and not (isinstance(variable_map, Mapping) or callable(variable_map)):
+        raise PairError(f"{pair.origin}: variable_map is a {type(variable_map).__name__}; give a dict or a callable.")
+    return pair
+
+
+def pair_from(source: ModuleType | Mapping[str, Any], name: str | None = None, origin: str | None = None) -> Pair:
+    """A pair from an imported module or a mapping of names (e.g. ``dict(model_fn=..., ...)``)."""
+    namespace = vars(source) if isinstance(source, ModuleType) else dict(source)
+    module_file = namespace.get("__file__")
+    origin = origin or (str(Path(module_file).resolve()) if module_file else "<pair>")
+    functions = {key: namespace[key] for key in (*REQUIRED, *OPTIONAL_FUNCTIONS) if callable(namespace.get(key))}
+    for key in (*REQUIRED, *OPTIONAL_FUNCTIONS):
+        if key in namespace and key not in functions:
+            raise PairError(f"{origin}: {key} must be a function, got {type(namespace[key]).__name__}.")
+    values = {key: namespace[key] for key in OPTIONAL_VALUES if namespace.get(key) is not None}
+    default_name = Path(origin).stem if module_file else "pair"
+    return _check(Pair(name or namespace.get("__name__", default_name) or default_name, origin, functions, values))
+
+
+def resolve(spec: str | Path) -> Path:
+    """A built-in pair name or a path to a pair file."""
+    if str(spec) in BUILTIN_PAIRS:
+        return BUILTIN_PAIRS[str(spec)]
+    path = Path(spec)
+    if not path.is_file():
+        names = ", ".join(BUILTIN_PAIRS)
+        raise PairError(f"no pair file at {path}; pass a path to a .py file or a built-in pair ({names}).")
+    return path.resolve()
+
+
+def load_pair(spec: str | Path) -> Pair:
+    """Import a pair file by path (its directory goes on sys.path, so it can import its neighbours)."""
+    path = resolve(spec)
+    module_name = f"migrate_pair_{path.stem}_{abs(hash(str(path))) & 0xFFFF:x}"
+    module_spec = importlib.util.spec_from_file_location(module_name, path)
+    if module_spec is None or module_spec.loader is None:
+        raise PairError(f"{path} cannot be loaded as a Python module; a pair file is a .py file.")
+    module = importlib.util.module_from_spec(module_spec)
+    if str(path.parent) not in sys.path:
+        sys.path.insert(0, str(path.parent))
+    sys.modules[module_name] = module
+    try:
+        module_spec.loader.exec_module(module)
+    except Exception as error:
+        sys.modules.pop(module_name, None)
+        where = _innermost_user_frame(error, str(path))
+        raise PairError(
+            f"{path} does not import: {type(error).__name__}: {error}{where}. Fix the pair file (try `python {path}`)."
+        ) from error
+    name = str(spec) if str(spec) in BUILTIN_PAIRS else path.stem
+    return pair_from(module, name=name, origin=str(path))

@@ -1,0 +1,54 @@
+"""pytest plugin: keep parity as a test in your own suite (`assert_parity` and the `parity` fixture).
+
+Installed with the package and registered through the ``pytest11`` entry
+point, so a project that installs tf1-migrate can write::
+
+    from migrate.parity.pytest_plugin import assert_parity
+
+    def test_my_model_migrated():
+        assert_parity("pairs/my_model.py", steps=50)
+
+or use the fixture, which is the same function::
+
+    def test_my_model_migrated(parity):
+        parity("pairs/my_model.py", steps=50)
+
+A broken pair fails the test with the first failing stage as the message; a
+pair that cannot be used (exit 2 on the command line) fails it with the
+usage message. Importing this plugin imports neither TensorFlow nor the
+parity engine: pytest loads it in every session of a project that installs
+the package.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+
+def failure_message(result: Any) -> str:
+    stage = result.first_failure
+    lines = [f"parity broken at stage {stage.name}: {stage.message}"]
+    lines += [f"  {other.name}: {other.status}: {other.message}" for other in result.stages if other is not stage]
+    return "\n".join(lines)
+
+
+def assert_parity(pair: Any, **options: Any) -> Any:
+    """Run `migrate.parity.check_parity(pair, **options)`; fail the test unless parity holds. Returns the result."""
+    from migrate.parity.api import check_parity
+    from migrate.parity.config import ConfigError
+    from migrate.parity.pair import PairError
+
+    try:
+        result = check_parity(pair, **options)
+    except (PairError, ConfigError) as error:
+        pytest.fail(f"parity could not run: {error}", pytrace=False)
+    if not result.ok:
+        pytest.fail(failure_message(result), pytrace=False)
+    return result
+
+
+@pytest.fixture
+def parity():
+    """`assert_parity`, as a fixture."""
+    return assert_parity

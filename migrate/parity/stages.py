@@ -1,0 +1,228 @@
+"""The staged checks, in the order a bug shows first (TensorFlow-free: numpy in, verdicts out).
+
+1. variables   counts, shapes and dtypes of the trainable variables (the mapping),
+               and constant initialisers (zeros, ones, …) that disagree;
+2. forward     inference-mode outputs on the first batch, from the same weights;
+3. one step    the loss of step 1, then every variable after the update, named;
+4. N steps     per-step losses under the tolerance schedule, event sequences;
+5. evaluation  the metrics both sides report on the eval input.
+
+Each check returns a `Stage`; the run stops at the first that fails and
+reports the later ones as skipped.
+"""
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from migrate.parity.mapping import Match, show_shape
+
+STAGES = ("variables", "forward", "one-step", "n-steps", "evaluation")
+TITLES = {
+    "variables": "1. variables",
+    "forward": "2. forward pass (inference, first batch)",
+    "one-step": "3. one training step",
+    "n-steps": "4. N training steps",
+    "evaluation": "5. evaluation metrics",
+}
+PREFERRED_PREDICTION_KEYS = ("logits", "predictions", "probabilities")
+
+
+@dataclass
+class Stage:
+    """One check: its status ("ok", "failed", "skipped", "not checked"), a one-line verdict, and details."""
+
+    name: str
+    status: str
+    message: str
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.status != "failed"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"stage": self.name, "title": TITLES[self.name], "status": self.status, "ok": self.ok,
+                "message": self.message, **self.details}
+
+
+def skipped(name: str, why: str) -> Stage:
+    return Stage(name, "skipped", why)
+
+
+def check_variables(
+    matches: Sequence[Match], legacy_constants: Mapping[str, float | None], modern_constants: Mapping[str, float | None]
+) -> Stage:
+    """Shapes are equal by construction of the mapping; dtypes and constant initialisers are checked here."""
+    rows = [{"tf1": m.legacy.name, "keras": m.modern.name, "shape": list(m.legacy.shape), "how": m.how} for m in matches]
+    problems = []
+    for m in matches:
+        if m.legacy.dtype != m.modern.dtype:
+            problems.append(f"{m.legacy.name} is {m.legacy.dtype} in TF1 but {m.modern.name} is {m.modern.dtype} in Keras")
+        tf1_value, keras_value = legacy_constants.get(m.legacy.name), modern_constants.get(m.modern.name)
+        if tf1_value is not None and keras_value is not None and tf1_value != keras_value:
+            problems.append(
+                f"{m.legacy.name} is initialised to the constant {tf1_value:g} in TF1 but {m.modern.name} to "
+                f"{keras_value:g} in Keras (an initializer differs: a fresh Keras training would not start where TF1 did)"
+            )
+    if problems:
+        return Stage("variables", "failed", "variables: " + "; ".join(problems), {"mapping": rows})
+    return Stage("variables", "ok", f"{len(matches)} trainable variables match in shape and dtype", {"mapping": rows})
+
+
+def _pick_output(legacy: Any, modern: Any, key: str | None) -> tuple[str | None, Any, Any]:
+    if not isinstance(legacy, Mapping):
+        return None, legacy, modern
+    if key is not None:
+        if key not in legacy:
+            raise KeyError(f"PREDICTION_KEY {key!r} is not among the model_fn's predictions {sorted(legacy)}")
+        return key, legacy[key], modern
+    if isinstance(modern, Mapping):
+        common = sorted(set(legacy) & set(modern))
+        if not common:
+            raise KeyError(f"the model_fn predicts {sorted(legacy)} and the Keras model outputs {sorted(modern)}: no key in common")
+        return ",".join(common), {k: legacy[k] for k in common}, {k: modern[k] for k in common}
+    shape = np.shape(modern)
+    candidates = [k for k, value in legacy.items() if np.shape(value) == shape]
+    if not candidates:
+        raise KeyError(
+            f"no prediction of the model_fn has the Keras output's shape {show_shape(shape)} "
+            f"(predictions: {', '.join(f'{k} {show_shape(np.shape(v))}' for k, v in legacy.items())})"
+        )
+    chosen = next((k for k in PREFERRED_PREDICTION_KEYS if k in candidates), sorted(candidates)[0])
+    return chosen, legacy[chosen], modern
+
+
+def max_abs_diff(a: Any, b: Any) -> float:
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if a.shape != b.shape:
+        return float("inf")
+    return float(np.max(np.abs(a - b))) if a.size else 0.0
+
+
+def check_forward(legacy: Any, modern: Any, key: str | None, tolerance: float) -> Stage:
+    """Max |Δ| of the outputs; `legacy` is the model_fn's predictions (a dict or a tensor)."""
+    chosen, left, right = _pick_output(legacy, modern, key)
+    if isinstance(left, Mapping):
+        diffs = {k: max_abs_diff(left[k], right[k]) for k in left}
+    else:
+        diffs = {chosen or "output": max_abs_diff(left, right)}
+    worst = max(diffs.values())
+    details = {"compared": chosen, "max_abs_diff": worst, "tolerance": tolerance, "per_output": diffs}
+    if worst > tolerance:
+        where = ", ".join(f"{k}: {v:.6g}" for k, v in diffs.items() if v > tolerance)
+        return Stage("forward", "failed",
+                     f"forward: the outputs differ on the first batch from the same weights (max |Δ| {where}; "
+                     f"allowed {tolerance:g}): a layer computes something else (activation, normalisation, "
+                     "preprocessing, dropout at inference)", details)
+    return Stage("forward", "ok", f"outputs ({chosen or 'output'}) max |Δ| = {worst:.6g}", details)
+
+
+def check_one_step(
+    matches: Sequence[Match], legacy_loss: float | None, modern_loss: float | None,
+    legacy_after: Mapping[str, Any], modern_after: Mapping[str, Any], relative_tolerance: float,
+) -> Stage:
+    """Step 1's loss, then every variable after the update, in TF1 creation order."""
+    if relative_tolerance == float("inf"):
+        return Stage("one-step", "not checked", "one step: not checked in statistical mode (dropout, shuffling)")
+    rows, differing = [], []
+    for m in matches:
+        a, b = np.asarray(legacy_after[m.legacy.name]), np.asarray(modern_after[m.modern.name])
+        diff = max_abs_diff(a, b)
+        scale = max(float(np.max(np.abs(a))) if a.size else 0.0, float(np.max(np.abs(b))) if b.size else 0.0)
+        ok = diff <= relative_tolerance * scale
+        rows.append({"tf1": m.legacy.name, "keras": m.modern.name, "max_abs_diff": diff, "ok": ok})
+        if not ok:
+            differing.append(rows[-1])
+    loss_ok = legacy_loss is not None and modern_loss is not None and (
+        abs(legacy_loss - modern_loss) <= relative_tolerance * max(abs(legacy_loss), abs(modern_loss))
+    )
+    details = {"loss": {"legacy": legacy_loss, "modern": modern_loss}, "variables": rows,
+               "relative_tolerance": relative_tolerance}
+    if loss_ok and not differing:
+        return Stage("one-step", "ok", f"step 1: loss and all {len(rows)} variables after the update agree", details)
+    parts = []
+    if not loss_ok:
+        parts.append(f"the loss of step 1 differs: legacy {legacy_loss!r} vs modern {modern_loss!r} "
+                     "(loss function, reduction, regularisation, or the forward pass in training mode: dropout)")
+    if differing:
+        first = differing[0]
+        others = ", ".join(row["tf1"] for row in differing[1:])
+        parts.append(
+            f"first variable that differs after the update: {first['tf1']} (Keras {first['keras']}), "
+            f"max |Δ| {first['max_abs_diff']:.6g}" + (f"; also {others}" if others else "")
+        )
+    details["first_variable"] = differing[0]["tf1"] if differing else None
+    return Stage("one-step", "failed", "one step: " + "; ".join(parts), details)
+
+
+def check_n_steps(losses, events: Sequence[Any]) -> Stage:
+    """Today's comparison: per-step losses under the schedule, and the event sequences."""
+    problems = []
+    violation = losses.first_violation
+    if violation is not None:
+        nan = violation.legacy is None or violation.modern is None or violation.legacy != violation.legacy \
+            or violation.modern != violation.modern
+        problems.append(
+            f"losses: NaN or missing loss at step {violation.step}: legacy {violation.legacy!r} vs modern "
+            f"{violation.modern!r}" if nan else
+            f"losses: first step beyond tolerance is {violation.step}: legacy {violation.legacy!r} vs "
+            f"modern {violation.modern!r} (|Δ|={violation.abs_diff!r}, allowed relative {violation.allowed:g})"
+        )
+    if not losses.rows:
+        problems.append("losses: no per-step losses were recorded")
+    problems += [item.divergence_message() for item in events if not item.ok]
+    if problems:
+        return Stage("n-steps", "failed", "; ".join(problems))
+    largest = losses.max_abs_loss_diff
+    return Stage("n-steps", "ok", f"{len(losses.rows)} steps, max |Δloss| = {largest:.6g}"
+                 + (f", {len(events)} event sequences match" if events else ""))
+
+
+def check_evaluation(metrics) -> Stage:
+    if metrics.problems:
+        return Stage("evaluation", "failed", "evaluation: " + "; ".join(metrics.problems))
+    shown = ", ".join(f"{key} {metrics.legacy[key]:.6g} vs {metrics.modern[key]:.6g}" for key in metrics.compared)
+    return Stage("evaluation", "ok", shown or "no metric in common")
+
+
+def _leaves(batch: Any, prefix: str = "") -> list[tuple[str, np.ndarray]]:
+    if isinstance(batch, Mapping):
+        return [leaf for key in sorted(batch) for leaf in _leaves(batch[key], f"{prefix}{key}/")]
+    if isinstance(batch, (tuple, list)):
+        return [leaf for index, item in enumerate(batch) for leaf in _leaves(item, f"{prefix}{index}/")]
+    return [(prefix.rstrip("/"), np.asarray(batch))]
+
+
+def batch_structure(batch: Any) -> dict[str, list[int]]:
+    """Each leaf of a (features, labels) batch by path ("0/age", "1"), with its shape."""
+    return {path: list(array.shape) for path, array in _leaves(batch)}
+
+
+def batch_fingerprint(batch: Any) -> str:
+    """A hash of a batch's values, independent of integer/float widths (int32 labels equal int64 ones)."""
+    digest = hashlib.sha256()
+    for path, array in _leaves(batch):
+        digest.update(path.encode())
+        values = array.astype(np.float64) if array.dtype.kind in "biuf" else np.char.encode(array.astype(str))
+        digest.update(np.ascontiguousarray(values).tobytes())
+    return digest.hexdigest()[:16]
+
+
+def batch_problem(legacy_structure: Mapping[str, list[int]], modern_batch: Any, legacy_fingerprint: str) -> str | None:
+    """Why the modern dataset's first batch is not the legacy input's, or None when they are the same."""
+    modern_structure = batch_structure(modern_batch)
+    if dict(legacy_structure) != modern_structure:
+        show = lambda s: ", ".join(f"{k or 'features'} {show_shape(tuple(v))}" for k, v in s.items())  # noqa: E731
+        return (
+            f"the first batches differ in batch size or element structure: train_input_fn gives {show(legacy_structure)}, "
+            f"train_dataset gives {show(modern_structure)} (0/… are features, 1 the labels)"
+        )
+    if batch_fingerprint(modern_batch) != legacy_fingerprint:
+        return ("the first batches hold different values: train_dataset must give the same batches in the same order "
+                "as train_input_fn (same data, no shuffling, or the same shuffle)")
+    return None
