@@ -1,10 +1,10 @@
 """The import direction between the packages, read from the source with `ast` (nothing is imported).
 
-    legacy, modern ──▶ migrate.core ◀── migrate.report, migrate.parity, migrate.commands
+    legacy, modern ──▶ migrate.core ◀── migrate.report + migrate.fix (the scanning side), migrate.parity, …
 
 `migrate.core` is TensorFlow-free and imports nothing else of the project;
-`legacy` and `modern` take only `migrate.core` from `migrate`; the scanner
-(`migrate.report`) takes only the core; `migrate` never imports `legacy` or
+`legacy` and `modern` take only `migrate.core` from `migrate`; the scanning
+side (`migrate.report`, `migrate.fix`) takes only the core and itself; `migrate` never imports `legacy` or
 `modern` — the MNIST pair file (`migrate/pairs/`, loaded by path like any
 user's pair, never imported as a module) is the one client that names both.
 """
@@ -68,7 +68,7 @@ def test_core_imports_nothing_else_of_the_project():
     assert violations("migrate/core", lambda module: project_module(module, "migrate.core")) == []
 
 
-@pytest.mark.parametrize("package", ["migrate/core", "migrate/report"])
+@pytest.mark.parametrize("package", ["migrate/core", "migrate/report", "migrate/fix"])
 def test_tensorflow_free_packages_do_not_import_it_at_import_time(package):
     assert violations(package, lambda module: top(module) not in {"tensorflow", "keras"}, at_import_time=True) == []
 
@@ -79,8 +79,13 @@ def test_training_sides_take_only_the_core_from_migrate(package):
     assert violations(package, lambda module: top(module) != other and project_module(module, "migrate.core", package)) == []
 
 
-def test_the_scanner_takes_only_the_core():
-    assert violations("migrate/report", lambda module: project_module(module, "migrate.core", "migrate.report")) == []
+SCANNING_SIDE = ("migrate.core", "migrate.report", "migrate.fix")
+"""`migrate report` and `migrate fix` (whose rule registry the report reads to mark fixes), TF-free together."""
+
+
+@pytest.mark.parametrize("package", ["migrate/report", "migrate/fix"])
+def test_the_scanner_takes_only_the_core(package):
+    assert violations(package, lambda module: project_module(module, *SCANNING_SIDE)) == []
 
 
 def test_migrate_imports_neither_legacy_nor_modern():
