@@ -104,6 +104,8 @@ def infer_mapping(
     legacy: Sequence[Weight], modern: Sequence[Weight], variable_map: VariableMap | None = None
 ) -> list[Match]:
     """One `Match` per TF1 variable, in TF1 creation order; raise `MappingError` when that is impossible or ambiguous."""
+    legacy = [Weight(normalise(w.name), tuple(w.shape), w.dtype) for w in legacy]
+    modern = [Weight(normalise(w.name), tuple(w.shape), w.dtype) for w in modern]
     problem = _count_problem(legacy, modern)
     if problem:
         raise MappingError(problem)
@@ -148,10 +150,16 @@ def _by_unique_shape(legacy: Sequence[Weight], modern: Sequence[Weight]) -> list
     if ambiguous:
         lines = [f"  {tf1.name} {show_shape(tf1.shape)} could be any of: {', '.join(w.name for w in keras)}"
                  for tf1, keras in ambiguous]
-        suggestion = ", ".join(f"{tf1.name!r}: {keras[0].name!r}" for tf1, keras in ambiguous)
+        used: set[str] = set()
+        proposal = []
+        for tf1, keras in ambiguous:
+            choice = next((w for w in keras if w.name not in used), keras[0])
+            used.add(choice.name)
+            proposal.append(f"{tf1.name!r}: {choice.name!r}")
+        suggestion = ", ".join(proposal)
         raise MappingError(
             "ambiguous mapping: the names differ and creation order does not line the shapes up, and several weights "
             "share a shape:\n" + "\n".join(lines)
-            + f"\nSettle it in the pair file, e.g.\n  variable_map = {{{suggestion}}}"
+            + f"\nSettle it in the pair file with the right pairs, e.g. (check each line):\n  variable_map = {{{suggestion}}}"
         )
     return matches

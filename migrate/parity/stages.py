@@ -198,15 +198,21 @@ def _leaves(batch: Any, prefix: str = "") -> list[tuple[str, np.ndarray]]:
     return [(prefix.rstrip("/"), np.asarray(batch))]
 
 
+def _named_leaves(batch: Any) -> list[tuple[str, np.ndarray]]:
+    if isinstance(batch, (tuple, list)) and len(batch) == 2:
+        return _leaves(batch[0], "features/") + _leaves(batch[1], "labels/")
+    return _leaves(batch)
+
+
 def batch_structure(batch: Any) -> dict[str, list[int]]:
-    """Each leaf of a (features, labels) batch by path ("0/age", "1"), with its shape."""
-    return {path: list(array.shape) for path, array in _leaves(batch)}
+    """Each leaf of a (features, labels) batch by path ("features/age", "labels"), with its shape."""
+    return {path: list(array.shape) for path, array in _named_leaves(batch)}
 
 
 def batch_fingerprint(batch: Any) -> str:
     """A hash of a batch's values, independent of integer/float widths (int32 labels equal int64 ones)."""
     digest = hashlib.sha256()
-    for path, array in _leaves(batch):
+    for path, array in _named_leaves(batch):
         digest.update(path.encode())
         values = array.astype(np.float64) if array.dtype.kind in "biuf" else np.char.encode(array.astype(str))
         digest.update(np.ascontiguousarray(values).tobytes())
@@ -217,10 +223,10 @@ def batch_problem(legacy_structure: Mapping[str, list[int]], modern_batch: Any, 
     """Why the modern dataset's first batch is not the legacy input's, or None when they are the same."""
     modern_structure = batch_structure(modern_batch)
     if dict(legacy_structure) != modern_structure:
-        show = lambda s: ", ".join(f"{k or 'features'} {show_shape(tuple(v))}" for k, v in s.items())  # noqa: E731
+        show = lambda s: ", ".join(f"{k} {show_shape(tuple(v))}" for k, v in s.items())  # noqa: E731
         return (
             f"the first batches differ in batch size or element structure: train_input_fn gives {show(legacy_structure)}, "
-            f"train_dataset gives {show(modern_structure)} (0/… are features, 1 the labels)"
+            f"train_dataset gives {show(modern_structure)}"
         )
     if batch_fingerprint(modern_batch) != legacy_fingerprint:
         return ("the first batches hold different values: train_dataset must give the same batches in the same order "

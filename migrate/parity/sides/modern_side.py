@@ -9,6 +9,7 @@ it; otherwise `compute_loss` is wrapped to keep the last value
 """
 from __future__ import annotations
 
+import importlib.metadata
 import platform
 from collections.abc import Callable
 from typing import Any
@@ -25,7 +26,8 @@ Progress = Callable[[str], None]
 
 
 def versions() -> dict[str, str]:
-    return {"python": platform.python_version(), "tensorflow": tf.__version__, "keras": keras.__version__,
+    keras_version = getattr(keras, "__version__", None) or importlib.metadata.version("keras")
+    return {"python": platform.python_version(), "tensorflow": tf.__version__, "keras": keras_version,
             "numpy": np.__version__}
 
 

@@ -25,9 +25,13 @@ def arrays():
 
 
 def _train(params):
+    """The first `train_examples` images; `nan_in_batch=k` puts a NaN pixel into batch k (1-based) on both sides."""
     x, y, _, _ = arrays()
     n = params["train_examples"]
-    return x[:n], y[:n]
+    x = x[:n].copy()
+    if params.get("nan_in_batch"):
+        x[(params["nan_in_batch"] - 1) * params["batch_size"], 0] = np.nan
+    return x, y[:n]
 
 
 def _eval(params):
@@ -61,7 +65,7 @@ def eval_input_fn(params):
 def build_model(params):
     """The Keras twin; the `keras_*` params exist so the broken variants can change one detail."""
     inputs = tf.keras.Input(shape=(784,))
-    hidden = tf.keras.layers.Dense(32, activation=params.get("keras_activation", "relu"),
+    hidden = tf.keras.layers.Dense(params.get("keras_units", 32), activation=params.get("keras_activation", "relu"),
                                    bias_initializer=params.get("keras_bias_initializer", "zeros"), name="hidden")(inputs)
     if params.get("keras_dropout"):
         hidden = tf.keras.layers.Dropout(params["keras_dropout"], seed=1)(hidden)

@@ -1,0 +1,80 @@
+"""The staged checks on plain numpy values: what each stage says when something differs."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from migrate.parity.mapping import Match, Weight
+from migrate.parity.stages import (
+    batch_fingerprint,
+    batch_problem,
+    batch_structure,
+    check_forward,
+    check_one_step,
+    check_variables,
+)
+
+MATCHES = [
+    Match(Weight("hidden/kernel", (2, 3)), Weight("hidden/kernel", (2, 3)), "name"),
+    Match(Weight("hidden/bias", (3,)), Weight("hidden/bias", (3,)), "name"),
+]
+AFTER = {"hidden/kernel": np.ones((2, 3), np.float32), "hidden/bias": np.zeros(3, np.float32)}
+
+
+def test_constant_initialisers_that_disagree_fail_the_variables_stage():
+    stage = check_variables(MATCHES, {"hidden/kernel": None, "hidden/bias": 0.0}, {"hidden/kernel": None, "hidden/bias": 1.0})
+    assert stage.status == "failed"
+    assert "hidden/bias is initialised to the constant 0 in TF1 but hidden/bias to 1 in Keras" in stage.message
+
+
+def test_dtypes_that_differ_fail_the_variables_stage():
+    matches = [Match(Weight("w", (2,), "float32"), Weight("w", (2,), "float64"), "name")]
+    assert "w is float32 in TF1 but w is float64 in Keras" in check_variables(matches, {}, {}).message
+
+
+def test_forward_picks_the_prediction_with_the_keras_shape():
+    legacy = {"classes": np.array([1, 0]), "logits": np.array([[0.5, 1.0], [2.0, 0.0]], np.float32)}
+    stage = check_forward(legacy, np.array([[0.5, 1.0], [2.0, 0.0]], np.float32), None, 0.0)
+    assert stage.ok and stage.details["compared"] == "logits"
+    broken = check_forward(legacy, np.array([[0.5, 1.0], [2.0, 0.25]], np.float32), None, 0.0)
+    assert broken.status == "failed" and "max |Δ| logits: 0.25" in broken.message
+
+
+def test_forward_without_a_matching_prediction_asks_for_prediction_key():
+    with pytest.raises(KeyError, match="no prediction of the model_fn has the Keras output's shape"):
+        check_forward({"classes": np.array([1, 0])}, np.zeros((2, 10)), None, 0.0)
+
+
+def test_one_step_names_the_first_variable_that_differs():
+    modern = {"hidden/kernel": AFTER["hidden/kernel"] + 1e-3, "hidden/bias": AFTER["hidden/bias"] + 1e-3}
+    stage = check_one_step(MATCHES, 2.0, 2.0, AFTER, modern, 0.0)
+    assert stage.status == "failed" and stage.details["first_variable"] == "hidden/kernel"
+    assert "first variable that differs after the update: hidden/kernel (Keras hidden/kernel)" in stage.message
+    assert "also hidden/bias" in stage.message
+
+
+def test_one_step_names_a_different_loss():
+    stage = check_one_step(MATCHES, 2.0, 256.0, AFTER, AFTER, 0.0)
+    assert stage.status == "failed" and "the loss of step 1 differs: legacy 2.0 vs modern 256.0" in stage.message
+
+
+def test_one_step_is_not_checked_in_statistical_mode():
+    assert check_one_step(MATCHES, 2.0, 3.0, AFTER, AFTER, float("inf")).status == "not checked"
+
+
+def test_batches_of_another_size_or_structure():
+    legacy = (np.zeros((4, 3), np.float32), np.zeros(4, np.int64))
+    assert batch_problem(batch_structure(legacy), legacy, batch_fingerprint(legacy)) is None
+    smaller = (np.zeros((2, 3), np.float32), np.zeros(2, np.int64))
+    assert "differ in batch size or element structure" in batch_problem(
+        batch_structure(legacy), smaller, batch_fingerprint(legacy))
+    as_dict = ({"x": np.zeros((4, 3), np.float32)}, np.zeros(4, np.int64))
+    assert "gives features (4, 3), labels (4,), train_dataset gives features/x (4, 3)" in batch_problem(batch_structure(legacy), as_dict, batch_fingerprint(legacy))
+
+
+def test_batches_with_other_values_and_integer_widths():
+    legacy = (np.arange(6, dtype=np.float32).reshape(2, 3), np.array([1, 2], np.int32))
+    same_values = (legacy[0].copy(), np.array([1, 2], np.int64))
+    assert batch_fingerprint(legacy) == batch_fingerprint(same_values)
+    shuffled = (legacy[0][::-1].copy(), legacy[1])
+    assert "hold different values" in batch_problem(batch_structure(legacy), shuffled, batch_fingerprint(legacy))
