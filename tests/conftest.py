@@ -11,6 +11,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 import pytest
 
 TESTS = Path(__file__).resolve().parent
+pytest_plugins = ["pytester"]  # tests/migrate/parity/test_pytest_plugin.py runs a user's suite
 
 
 def pytest_collection_modifyitems(config, items):

@@ -33,8 +33,8 @@ defines, with `params` the dict every function gets:
   build_model(params)                       a compiled Keras model          required
   train_dataset(params)                     tf.data.Dataset, same batches   required
   eval_input_fn(params), eval_dataset(params)   evaluation (both or neither)
-  PARAMS = {{...}}                           the params (seed and mode added)
-  variable_map = {{"tf1/name": "keras/path"}} or a callable (else inferred:
+  PARAMS = {{...}}                            the params (seed and mode added)
+  variable_map = {{"tf1/name": "keras/path"}}  or a callable (else inferred:
                                             names, creation order, shapes)
   legacy_hooks(params), modern_callbacks(params)  hook/callback twins whose
                                             event sequences are compared

@@ -83,13 +83,16 @@ def test_tf215_trace_vs_tf221_modern_is_bit_identical(exact_sgd_run, tmp_path):
 
 
 @pytest.mark.estimator
-def test_wrong_adam_epsilon_breaks_parity_at_step_2(tmp_path, capsys):
+def test_wrong_adam_epsilon_is_caught_by_the_first_update(tmp_path, capsys):
+    """Keras' default epsilon (1e-7, TF1: 1e-8): the step-1 loss agrees, the variables after the update do not."""
     code = main(["parity", "--optimizer", "adam", "--steps", "20", "--scenarios", "none", "--out", str(tmp_path),
                  "--modern-override", "adam_epsilon=1e-7"])
     assert code == 1
     summary = summary_of(tmp_path)
-    assert summary["losses"]["first_violation_step"] == 2
-    assert "losses: first step beyond tolerance is 2:" in capsys.readouterr().out
+    assert summary["first_failing_stage"] == "one-step"
+    one_step = summary["stages"][2]
+    assert one_step["loss"]["legacy"] == one_step["loss"]["modern"]
+    assert "first variable that differs after the update: " in capsys.readouterr().out
 
 
 @pytest.mark.estimator
