@@ -105,6 +105,7 @@ class Run:
         self.config, self.pair, self.progress, self.workdir = config, pair, progress, workdir
         self.legacy: dict[str, Any] = {}
         self.initial_weights: dict[str, np.ndarray] = {}
+        self.legacy_batch: Any = None
 
     # legacy side -----------------------------------------------------------------------------------------------
     def prepare_legacy(self) -> None:
@@ -115,6 +116,7 @@ class Run:
         self.legacy_prepared = prepared
         self.legacy = dict(prepared["record"])
         self.initial_weights = prepared["initial_weights"]
+        self.legacy_batch = prepared["first_batch"]
 
     def train_legacy(self, steps: int, *, evaluate: bool, scenarios: bool) -> None:
         from migrate.parity.sides import legacy_side
@@ -213,7 +215,8 @@ def compare_with_modern(run: Run, *, train_legacy: bool) -> tuple[ParityResult, 
     run.progress(f"[modern] {pair.name}: build_model and train_dataset")
     modern = ModernSide(pair, config.modern_params, config.seed)
     first_batch = modern.first_batch()
-    problem = batch_problem(legacy["first_batch"]["structure"], first_batch, legacy["first_batch"]["fingerprint"])
+    problem = batch_problem(legacy["first_batch"]["structure"], first_batch, legacy["first_batch"]["fingerprint"],
+                            values=config.mode == "exact")
     if problem:
         raise PairError(f"{pair.origin}: {problem}.")
     modern.ensure_built(first_batch[0])
@@ -225,7 +228,10 @@ def compare_with_modern(run: Run, *, train_legacy: bool) -> tuple[ParityResult, 
         stages += [skipped(name, "an earlier stage failed") for name in ("forward", "one-step", "n-steps", "evaluation")]
         return result, {"legacy": legacy, "modern": modern_record}
     modern.transfer(matches, run.initial_weights)
-    stages.append(forward_stage(pair, legacy, modern, first_batch, config.forward_tolerance))
+    # the forward pass runs on the batch the legacy outputs come from: the modern one is equal in exact mode
+    # (checked above) and shuffled differently in statistical mode
+    batch = run.legacy_batch if run.legacy_batch is not None else first_batch if config.mode == "exact" else None
+    stages.append(forward_stage(pair, legacy, modern, batch, config.forward_tolerance))
     forward_failed = not stages[-1].ok
     steps = 1 if forward_failed else config.steps
     full = not forward_failed
@@ -264,6 +270,8 @@ def compare_with_modern(run: Run, *, train_legacy: bool) -> tuple[ParityResult, 
 def forward_stage(pair: Pair, legacy: dict, modern, first_batch, tolerance: float) -> Stage:
     if legacy.get("forward") is None:
         return skipped("forward", "model_fn returns no predictions in PREDICT mode")
+    if first_batch is None:
+        return skipped("forward", "statistical mode against a trace: the legacy first batch is not in the trace")
     try:
         return check_forward(legacy["forward"]["outputs"], modern.forward(first_batch[0]),
                              pair.value("PREDICTION_KEY"), tolerance)

@@ -131,7 +131,7 @@ def forward(pair: Pair, params: dict, seed: int, config, features, checkpoint: s
         if spec.predictions is None:
             return None
         stored = set(dict(tf.train.list_variables(checkpoint)))
-        restorable = {v.op.name: v for v in tf.compat.v1.global_variables() if v.op.name in stored}
+        restorable = [v for v in tf.compat.v1.global_variables() if checkpoint_name(v) in stored]
         with tf.compat.v1.Session() as session:
             session.run([tf.compat.v1.global_variables_initializer(), tf.compat.v1.local_variables_initializer(),
                          tf.compat.v1.tables_initializer()])
@@ -139,6 +139,12 @@ def forward(pair: Pair, params: dict, seed: int, config, features, checkpoint: s
             feed = dict(zip(tf.nest.flatten(placeholders), tf.nest.flatten(features)))
             outputs = session.run(spec.predictions, feed_dict=feed)
     return {"outputs": outputs}
+
+
+def checkpoint_name(variable) -> str:
+    """The name a Saver stores a variable under: a partitioned variable's slices share the full name."""
+    info = getattr(variable, "_save_slice_info", None)
+    return info.full_name if info is not None else variable.op.name
 
 
 class LossRecorderHook(tf.compat.v1.train.SessionRunHook):

@@ -78,3 +78,4 @@ def test_batches_with_other_values_and_integer_widths():
     assert batch_fingerprint(legacy) == batch_fingerprint(same_values)
     shuffled = (legacy[0][::-1].copy(), legacy[1])
     assert "hold different values" in batch_problem(batch_structure(legacy), shuffled, batch_fingerprint(legacy))
+    assert batch_problem(batch_structure(legacy), shuffled, batch_fingerprint(legacy), values=False) is None
