@@ -24,7 +24,18 @@ GRAPH_CALLS = frozenset({"get_default_graph", "get_collection", "add_to_collecti
 SESSION_ADVICE = "session.run: there is no session; compute the value eagerly or return it from train_step into logs"
 GRAPH_ADVICE = "graph building: TF2 has no graph to extend; create state in __init__/set_model, compute eagerly"
 ARGS_ADVICE = "SessionRunArgs: Keras cannot add fetches/feeds; return the values from train_step into logs"
+TF1_ONLY = frozenset({
+    "trainable_variables", "global_variables", "local_variables", "model_variables", "get_variable",
+    "variable_scope", "placeholder", "assign", "assign_add", "assign_sub", "get_collection",
+    "add_to_collection", "get_global_step", "get_or_create_global_step", "create_global_step",
+    "merge_all", "Session", "InteractiveSession", "global_variables_initializer", "tables_initializer",
+})
+"""TensorFlow functions that exist only in the TF1 graph API (flagged in any method, not only `begin`)."""
 RETURN_ADVICE = "Keras ignores callback return values (and an early return skips code moved below)"
+
+
+def unfinished_advice(method: str) -> str:
+    return f"`self.{method}` still has TODO(migrate) lines: finish it first"
 
 
 def undefined_advice(name: str, origins: list[str]) -> str:
@@ -97,7 +108,7 @@ def _reason(node: ast.AST, segment: Segment) -> str | None:
         if name is not None:
             if name.endswith("SessionRunArgs"):
                 return ARGS_ADVICE
-            if segment.method == "begin" and not name.startswith("tensorflow.logging"):
+            if name.rpartition(".")[2] in TF1_ONLY or (segment.method == "begin" and not name.startswith("tensorflow.logging")):
                 return f"{GRAPH_ADVICE} (`{display(name)}`)"
     return None
 

@@ -77,41 +77,39 @@ def problems(source: str) -> list[str]:
 
 
 def runnable_part(source: str) -> tuple[str, list[str]]:
-    """The scaffold without its methods that contain a TODO; and the names of the methods kept."""
+    """The scaffold without its methods that contain a TODO, nor those calling a removed one
+    (a phase twin delegating to it, a helper); and the names of the methods kept."""
     tree = ast.parse(source)
     lines = source.splitlines()
     marked = todo_marked_lines(source)
-    kept = []
+    kept: list[str] = []
     for node in tree.body:
         if not isinstance(node, ast.ClassDef):
             continue
+        removed: set[str] = set()
         body = []
         for item in node.body:
             if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 span = range(item.lineno - 1, item.end_lineno + 1)
                 text = "\n".join(lines[item.lineno - 1: item.end_lineno])
                 if TODO in text or any(line in marked for line in span):
+                    removed.add(item.name)
                     continue
-                kept.append(item.name)
             body.append(item)
-        node.body = body or [ast.Pass()]
-    removed = True
-    while removed:  # a kept method that calls a removed one (a phase twin delegating to it) goes too
-        removed = False
-        for node in tree.body:
-            if not isinstance(node, ast.ClassDef):
-                continue
-            names = {item.name for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))}
-            for item in list(node.body):
+        while True:
+            calling = [
+                item for item in body
                 if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
-                    isinstance(use, ast.Attribute) and isinstance(use.value, ast.Name) and use.value.id == "self"
-                    and use.attr.startswith("on_") and use.attr not in names
+                    isinstance(use, ast.Attribute) and isinstance(use.value, ast.Name) and use.value.id == "self" and use.attr in removed
                     for use in ast.walk(item)
-                ):
-                    node.body.remove(item)
-                    kept.remove(item.name)
-                    removed = True
-            node.body = node.body or [ast.Pass()]
+                )
+            ]
+            if not calling:
+                break
+            removed.update(item.name for item in calling)
+            body = [item for item in body if item not in calling]
+        kept += [item.name for item in body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        node.body = body or [ast.Pass()]
     return ast.unparse(tree), kept
 
 

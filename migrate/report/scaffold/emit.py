@@ -93,6 +93,15 @@ class _Class:
 
 
 @dataclass
+class _Helper:
+    """A module-level function or constant of a hook's module, copied beside the callback."""
+
+    name: str
+    node: cst.BaseStatement
+    origin: SourceModule
+
+
+@dataclass
 class _Member:
     node: cst.BaseStatement
     segments: list[advice.Segment] = field(default_factory=list)
@@ -227,7 +236,9 @@ class _Builder:
             node = rewrite.with_comments(rewrite.without_leading_blank_lines(node), comment)
         statements = len(_body_without_docstring(node))
         parameters = frozenset(param.name.value for param in [*function.params.params, *function.params.kwonly_params][1:])
-        segment = advice.Segment(statements, function.name.value, cls.source.module, parameters if function.name.value in PROTOCOL_METHODS else frozenset(), cls.source.aliases)
+        if function.name.value not in PROTOCOL_METHODS:
+            parameters = parameters & set(advice.PARAMETER_ADVICE)  # a helper handed the hook's run_context, session, …
+        segment = advice.Segment(statements, function.name.value, cls.source.module, parameters, cls.source.aliases)
         return _Member(rewrite.with_leading_blank_line(node), [segment], cls.source)
 
     def _flattened_copies(self) -> list[_Member]:
@@ -296,7 +307,8 @@ class _Builder:
             members[0] = _Member(first.with_changes(leading_lines=[*lines, *first.leading_lines]), members[0].segments, members[0].origin)
         class_node = cst.parse_statement(f"class {self.name}(keras.callbacks.Callback):\n    pass\n")
         class_node = class_node.with_changes(body=cst.IndentedBlock(body=[self._docstring(), *(member.node for member in members)]))
-        return self._with_todos(self._render(class_node, self._imports(class_node, members)), members)
+        imports, helpers = self._globals(class_node, members)
+        return self._with_todos(self._render(class_node, imports, helpers), members, helpers)
 
     def _with_keras_init(self, members: list[_Member]) -> list[_Member]:
         """Add `super().__init__()` to a constructor chain that never reaches Keras' (it sets attributes Keras reads)."""
@@ -331,27 +343,43 @@ class _Builder:
         text = "\n".join(f"    {line}".rstrip() for line in lines).lstrip().replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
         return cst.parse_statement(f'"""{text}\n    """\n')
 
-    def _imports(self, class_node: cst.ClassDef, members: list[_Member]) -> list[str]:
-        code = self._render(class_node, [])
-        undefined = undefined_names(code)
-        if not undefined:
-            return []
-        origins = self._origins_by_line(code, members)
+    def _globals(self, class_node: cst.ClassDef, members: list[_Member]) -> tuple[list[str], list[_Helper]]:
+        """The imports and copied helpers that define the global names the class reads, as its sources did."""
         imports: list[str] = []
-        for name, lines in undefined.items():
-            candidates = [origin for line in lines for origin in origins.get(line, [])] or [self.classes[0].source]
-            for origin in candidates:
-                statement = origin.import_for(name)
-                if statement is not None:
-                    imports.append(statement)
-                    break
-        return sorted(dict.fromkeys(imports), key=lambda line: (line.split()[1].lower(), line))
+        helpers: list[_Helper] = []
+        for _ in range(8):  # helpers may need more names; each round resolves one level
+            code = self._render(class_node, imports, helpers)
+            origins = self._origins_by_line(code, members, helpers)
+            added = False
+            for name, lines in undefined_names(code).items():
+                candidates = [origin for line in lines for origin in origins.get(line, [])] or [self.classes[0].source]
+                for origin in candidates:
+                    helper = origin.helper(name)
+                    if helper is not None:
+                        helpers.append(_Helper(name, helper, origin))
+                        added = True
+                        break
+                    statement = origin.import_for(name)
+                    if statement is not None:
+                        imports.append(statement)
+                        added = True
+                        break
+            if not added:
+                break
+        imports = sorted(dict.fromkeys(imports), key=lambda line: (line.split()[1].lower(), line))
+        order = {id(helper.origin): number for number, helper in enumerate(helpers)}
+        helpers.sort(key=lambda helper: (order[id(helper.origin)], helper.origin.helpers[helper.name].lineno))
+        return imports, helpers
 
-    def _origins_by_line(self, code: str, members: list[_Member]) -> dict[int, list[SourceModule]]:
+    def _origins_by_line(self, code: str, members: list[_Member], helpers: list[_Helper]) -> dict[int, list[SourceModule]]:
         tree = ast.parse(code)
+        origins: dict[int, list[SourceModule]] = {}
+        copied = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign, ast.AnnAssign))]
+        for node, helper in zip(copied, helpers):
+            for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+                origins[line] = [helper.origin]
         class_node = next(node for node in tree.body if isinstance(node, ast.ClassDef))
         items = [node for node in class_node.body if not _is_docstring_ast(node)]
-        origins: dict[int, list[SourceModule]] = {}
         for node, member in zip(items, members):
             modules = [member.origin] if member.origin else []
             modules += [cls.source for cls in self.classes if any(segment.module == cls.source.module for segment in member.segments)]
@@ -359,7 +387,7 @@ class _Builder:
                 origins[line] = modules
         return origins
 
-    def _render(self, class_node: cst.ClassDef, imports: list[str]) -> str:
+    def _render(self, class_node: cst.ClassDef, imports: list[str], helpers: list[_Helper]) -> str:
         hook = self.hook
         docstring = (
             f'"""Keras callback scaffold for `{hook.full_name}` ({hook.path}:{hook.line}).\n\n'
@@ -369,29 +397,66 @@ class _Builder:
             '"""\n'
         )
         lines = [docstring, *(f"{line}\n" for statement in imports for line in statement.splitlines()), "import keras\n"]
-        statements = [cst.parse_statement(line) for line in lines]
-        statements.append(class_node.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()]))
+        statements: list[cst.BaseStatement] = [cst.parse_statement(line) for line in lines]
+        for helper in helpers:
+            comment = f"# copied from {helper.origin.module or helper.origin.path}: importing it would run that module's TF1 code"
+            node = rewrite.without_leading_blank_lines(helper.node)
+            statements.append(node.with_changes(leading_lines=[rewrite.BLANK, rewrite.BLANK, cst.EmptyLine(comment=cst.Comment(comment)), *node.leading_lines]))
+        statements.append(class_node.with_changes(leading_lines=[rewrite.BLANK, rewrite.BLANK]))
         return cst.Module(body=statements, default_indent=rewrite.INDENT, default_newline="\n").code
 
-    def _with_todos(self, code: str, members: list[_Member]) -> str:
+    def _with_todos(self, code: str, members: list[_Member], helpers: list[_Helper]) -> str:
         tree = ast.parse(code)
         class_node = next(node for node in tree.body if isinstance(node, ast.ClassDef))
+        copied = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign, ast.AnnAssign))]
+        items = [(node, member.segments, member.origin) for node, member in zip([n for n in class_node.body if not _is_docstring_ast(n)], members)]
+        items += [(node, [], helper.origin) for node, helper in zip(copied, helpers)]
         undefined = undefined_names(code)
         found: dict[int, list[str]] = {}
-        items = [node for node in class_node.body if not _is_docstring_ast(node)]
-        for node, member in zip(items, members):
+        for node, segments, origin in items:
             lines = range(node.lineno, (node.end_lineno or node.lineno) + 1)
             here = {name: [line for line in used if line in lines] for name, used in undefined.items()}
             here = {name: used for name, used in here.items() if used}
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                segments = member.segments or [advice.Segment(len(node.body), node.name, "", frozenset(), self.classes[0].source.aliases)]
+                source = origin or self.classes[0].source
+                segments = segments or [advice.Segment(len(node.body), node.name, source.module, frozenset(), source.aliases)]
                 for line, reasons in advice.reasons(node, segments, here).items():
                     found.setdefault(line, []).extend(reasons)
             elif here:
-                origin = member.origin.module if member.origin else ""
+                module = origin.module if origin else ""
                 for name in here:
-                    found.setdefault(node.lineno, []).append(advice.undefined_advice(name, [f"`{origin}`"] if origin else []))
+                    found.setdefault(node.lineno, []).append(advice.undefined_advice(name, [f"`{module}`"] if module else []))
+        _propagate(class_node, found)
         return advice.insert_todos(code, found)
+
+
+def _propagate(class_node: ast.ClassDef, found: dict[int, list[str]]) -> None:
+    """A statement calling a method that still has TODO lines gets one too (until nothing changes)."""
+    methods = [node for node in class_node.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    pending = True
+    while pending:
+        pending = False
+        unfinished = {node.name for node in methods if any(node.lineno <= line <= node.end_lineno for line in found)}
+        for node in methods:
+            for statement in ast.walk(node):
+                if not isinstance(statement, ast.stmt) or statement is node or isinstance(statement, (ast.FunctionDef, ast.ClassDef)):
+                    continue
+                for use in _own_expressions(statement):
+                    if isinstance(use, ast.Attribute) and isinstance(use.value, ast.Name) and use.value.id == "self" and use.attr in unfinished and use.attr != node.name:
+                        reason = advice.unfinished_advice(use.attr)
+                        if reason not in found.get(statement.lineno, []):
+                            found.setdefault(statement.lineno, []).append(reason)
+                            pending = True
+
+
+def _own_expressions(statement: ast.stmt):
+    """The expressions of a statement itself, not of the statements nested in it."""
+    for field, value in ast.iter_fields(statement):
+        if field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, ast.AST):
+                yield from ast.walk(item)
 
 
 def _assigned_names(statement: cst.CSTNode) -> set[str]:

@@ -24,6 +24,8 @@ class SourceModule:
     """Name bound by a top-level import → that import, made absolute, binding only this name."""
     defined: frozenset[str]
     """Names a top-level `def`, `class` or assignment binds."""
+    helpers: dict[str, ast.stmt]
+    """Name → the module-level (unindented) function or single-name assignment that defines it last."""
     aliases: AliasTable
     _cst_classes: dict[str, cst.ClassDef | None] = field(default_factory=dict)
 
@@ -47,6 +49,22 @@ class SourceModule:
                 found = None
             self._cst_classes[qualname] = found
         return self._cst_classes[qualname]
+
+    def helper(self, name: str) -> cst.BaseStatement | None:
+        """The top-level function or assignment defining `name`, to copy beside the callback; else None.
+
+        Copied rather than imported: importing the hook's module would run its
+        TF1 class definitions (`tf.train.SessionRunHook` no longer exists in TF2).
+        """
+        node = self.helpers.get(name)
+        if node is None:
+            return None
+        first = min([node.lineno, *(decorator.lineno for decorator in getattr(node, "decorator_list", []))])
+        lines = self.text.splitlines(keepends=True)[first - 1: node.end_lineno]
+        try:
+            return cst.parse_module("".join(lines)).body[0]
+        except cst.ParserSyntaxError:
+            return None
 
     def import_for(self, name: str) -> str | None:
         """The statement that brings `name` into a file beside the scaffold, or None."""
@@ -83,6 +101,7 @@ def load(path: str, module: str) -> SourceModule | None:
         ast_classes=ast_classes,
         imports=_import_bindings(imports, package),
         defined=frozenset(defined),
+        helpers=_helpers(tree.body),
         aliases=build_alias_table(imports, assignments, definitions, package),
     )
 
@@ -104,6 +123,20 @@ def _top_level(body: list[ast.stmt]) -> list[ast.stmt]:
                 found += _top_level(block)
         else:
             found.append(statement)
+    return found
+
+
+def _helpers(body: list[ast.stmt]) -> dict[str, ast.stmt]:
+    found: dict[str, ast.stmt] = {}
+    for statement in body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found[statement.name] = statement
+        elif isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+            found[statement.targets[0].id] = statement
+        elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name) and statement.value is not None:
+            found[statement.target.id] = statement
+        elif isinstance(statement, ast.ClassDef):
+            found.pop(statement.name, None)
     return found
 
 
