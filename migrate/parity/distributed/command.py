@@ -41,7 +41,7 @@ def config_from_args(args: argparse.Namespace):
     try:
         kill = Fault.parse(args.kill) if args.kill else None
         config = DistributedConfig(
-            workers=args.workers, steps=steps, global_batch_size=args.batch_size,
+            workers=args.workers, steps=steps, global_batch_size=args.batch_size if args.batch_size is not None else 128,
             learning_rate=args.learning_rate if args.learning_rate is not None else 0.05, seed=args.seed,
             save_steps=args.save_steps or max(1, steps // 4), log_steps=max(1, steps // 4),
             train_examples=args.train_examples, test_examples=args.test_examples, kill=kill, timeout=args.timeout,
