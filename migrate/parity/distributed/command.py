@@ -8,7 +8,12 @@ from pathlib import Path
 
 from migrate.core.cli import UsageError
 
-SINGLE_PROCESS_FLAGS = {"side": "both", "against": None, "record": None, "mode": "exact", "modern_override": []}
+SINGLE_PROCESS_FLAGS = {
+    "side": "both", "against": None, "record": None, "mode": "exact", "modern_override": [], "pair": "mnist", "param": [],
+}
+"""Flags of the single-process comparison (and their defaults) that `--workers` does not take: the
+distributed sides are the MNIST conv net's (`legacy.distributed`, `modern.distributed`)."""
+DEFAULT_GLOBAL_BATCH = 128
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -41,7 +46,7 @@ def config_from_args(args: argparse.Namespace):
     try:
         kill = Fault.parse(args.kill) if args.kill else None
         config = DistributedConfig(
-            workers=args.workers, steps=steps, global_batch_size=args.batch_size if args.batch_size is not None else 128,
+            workers=args.workers, steps=steps, global_batch_size=args.batch_size if args.batch_size is not None else DEFAULT_GLOBAL_BATCH,
             learning_rate=args.learning_rate if args.learning_rate is not None else 0.05, seed=args.seed,
             save_steps=args.save_steps or max(1, steps // 4), log_steps=max(1, steps // 4),
             train_examples=args.train_examples, test_examples=args.test_examples, kill=kill, timeout=args.timeout,

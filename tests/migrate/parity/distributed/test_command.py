@@ -10,6 +10,7 @@ from migrate.cli import main
     pytest.param(["--side", "legacy"], "--side cannot be combined with --workers", id="single-process flag"),
     pytest.param(["--mode", "statistical"], "--mode cannot be combined with --workers", id="statistical mode"),
     pytest.param(["--optimizer", "adam"], "--optimizer adam cannot be combined", id="adam"),
+    pytest.param(["--pair", "my_pair.py"], "--pair cannot be combined with --workers", id="another pair"),
     pytest.param(["--batch-size", "63"], "--batch-size 63 (the global batch) must split evenly over 2 workers",
                  id="uneven batch"),
     pytest.param(["--kill", "worker:2@5"], "only worker:0 … worker:1 exist", id="kill a worker that does not exist"),
