@@ -142,8 +142,9 @@ def describe_metrics(metrics: dict[str, float]) -> str:
 
 
 def check_steps_run(pair: Pair, side: str, record: dict, steps: int) -> None:
-    """A dataset shorter than --steps is a usage error (unless a NaN stopped the run: that is a finding)."""
-    if record["steps_run"] < steps and record.get("nan_at") is None and not any(
+    """A dataset shorter than --steps is a usage error (unless a NaN or a hook stopped the run: that is a finding)."""
+    stopped = any(event["event"] == "request_stop" for event in record.get("train_events", []))
+    if record["steps_run"] < steps and not stopped and record.get("nan_at") is None and not any(
         value != value for value in losses_from_json(record["losses"]).values()
     ):
         function = "train_input_fn" if side == "legacy" else "train_dataset"

@@ -128,3 +128,13 @@ def test_nan_is_reported_at_the_step_where_it_appears(tmp_path):
     assert code == 1
     assert summary["first_failing_stage"] == "n-steps"
     assert summary["failures"][0].startswith("losses: NaN or missing loss at step 4: legacy nan vs modern nan")
+
+
+def test_hook_and_callback_twins_are_compared_event_by_event(tmp_path):
+    code, summary = run_pair(PAIRS / "dense_with_hooks.py", tmp_path / "twins")
+    assert code == 0, summary["failures"]
+    assert summary["events"]["train (pair hooks)"]["ok"] and summary["losses"]["steps_compared"] == 3
+    code, summary = run_pair(PAIRS / "dense_with_hooks.py", tmp_path / "wrong", "--param", "keras_stop_at=4")
+    assert code == 1 and summary["first_failing_stage"] == "n-steps"
+    assert summary["events"]["train (pair hooks)"]["first_divergence"] == {
+        "index": 8, "legacy": "train:request_stop step=3", "modern": "train:before_run step=4"}
