@@ -69,3 +69,15 @@ def test_diff_of_a_latin1_file_shows_its_characters(write, tmp_path: Path) -> No
     write("l.py", b"# -*- coding: latin-1 -*-\nimport tensorflow as tf\ntf.logging.info('caf\xe9')\n")
     [result] = fix_paths([str(tmp_path)], write=False, jobs=1)
     assert "+logging.info('café')" in result.diff
+
+
+def test_a_failed_write_leaves_the_original_whole_and_no_temporary_file(write, tmp_path: Path, monkeypatch) -> None:
+    path = write("a.py", TF1)
+
+    def disk_full(source, destination):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", disk_full)
+    with pytest.raises(Unfixable, match="No space left on device"):
+        write_atomically(str(path), TF1.encode(), FIXED.encode())
+    assert path.read_text() == TF1 and sorted(os.listdir(tmp_path)) == ["a.py"]
