@@ -66,6 +66,7 @@ TF1_EQUIVALENT = {
         "object-based tf.train.Checkpoint(model, optimizer) instead of a name-based Saver",
         "listeners get the model instead of a session; after_save returning True sets model.stop_training",
         "saves at the start step and at the end like TF1 (Keras ModelCheckpoint does neither)",
+        "multi-worker: the chief saves; other workers join each save into a temp dir and delete it (TF1: chief only)",
     ],
 }
 

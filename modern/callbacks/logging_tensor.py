@@ -59,6 +59,7 @@ TF1_EQUIVALENT = {
         "tensors name keys of the train step's logs, not graph tensors; step_loss and global_step always exist",
         "keeps logging every N steps for the whole run (the official guide's example stops after N)",
         "at_end logs the last step's values instead of running the tensors again",
+        "multi-worker: logs on the chief only (TF1's hook logged on every worker it was given to)",
     ],
 }
 

@@ -37,6 +37,7 @@ TF1_EQUIVALENT = {
     "differences": [
         "the rate is also added to logs['global_step/sec'] for later callbacks",
         "TensorBoard(write_steps_per_second=True) is the stock near-equivalent, on a per-batch/epoch schedule",
+        "multi-worker: measures and writes on the chief only, as TF1 did",
     ],
 }
 

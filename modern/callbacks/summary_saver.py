@@ -50,6 +50,7 @@ TF1_EQUIVALENT = {
         "writes scalars from the train step's logs instead of running a summary op",
         "logs['loss'] is a running mean; step_loss is the step's loss that TF1 summarised (recovered on a stock model)",
         "histograms/images: call tf.summary inside train_step",
+        "multi-worker: writes on the chief only, as MonitoredTrainingSession added the hook on the chief only",
     ],
 }
 
