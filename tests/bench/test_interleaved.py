@@ -1,0 +1,35 @@
+"""The interleaved four-way benchmark's bookkeeping (no training here: the workers are other interpreters)."""
+from __future__ import annotations
+
+import pytest
+
+from bench import interleaved
+
+
+def test_ratios_are_per_round_against_the_estimator_with_the_same_onednn_setting():
+    rates = {
+        "legacy_estimator, oneDNN on": [20.0, 10.0, 30.0],
+        "keras_3, oneDNN on": [19.0, 10.0, 36.0],
+        "legacy_estimator, oneDNN off": [8.0, 8.0, 8.0],
+        "keras_3, oneDNN off": [4.0, 6.0, 8.0],
+    }
+    summary = interleaved.summarize(rates, ["on", "off"])
+    on = summary["variants"]["keras_3, oneDNN on"]["ratio_to_legacy_estimator"]
+    assert on["median"] == pytest.approx(1.0) and on["min"] == pytest.approx(0.95) and on["max"] == pytest.approx(1.2)
+    assert summary["variants"]["keras_3, oneDNN off"]["ratio_to_legacy_estimator"]["median"] == pytest.approx(0.75)
+    assert summary["variants"]["legacy_estimator, oneDNN on"]["ratio_to_legacy_estimator"] is None
+    assert summary["targets_met"] == {
+        "keras_3, oneDNN on >= 0.95x legacy_estimator, oneDNN on": True,
+        "keras_3, oneDNN off >= 0.95x legacy_estimator, oneDNN off": False,
+    }
+
+
+def test_every_worker_runs_in_an_existing_environment_kind():
+    assert set(interleaved.WORKERS) == {"legacy_estimator", "keras_2.15", "keras_3", "tf_keras"}
+    assert {worker.venv for worker in interleaved.WORKERS.values()} == {".venv", ".venv-tf221"}
+    assert dict(interleaved.WORKERS["tf_keras"].env) == {"TF_USE_LEGACY_KERAS": "1"}
+
+
+def test_a_missing_environment_is_a_clear_error(tmp_path):
+    with pytest.raises(SystemExit, match="is missing; run `python3 dev.py test`"):
+        interleaved.main(["--venv-root", str(tmp_path), "--quick"])
