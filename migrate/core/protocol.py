@@ -74,7 +74,22 @@ KERAS_TO_TF1: dict[str, tuple[str, ...]] = {
     "on_predict_batch_end": ("after_run",),
     "on_predict_end": ("end",),
 }
-"""Keras callback method → the SessionRunHook calls it stands for, in order."""
+"""Keras callback method → the SessionRunHook calls it stands for, in order: the one table of the mapping."""
+
+HOOK_METHODS = ("begin", "after_create_session", "before_run", "after_run", "end")
+"""The SessionRunHook methods a subclass overrides, in call order."""
+
+
+def _invert(mapping: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    inverted: dict[str, list[str]] = {}
+    for keras_method, hook_methods in mapping.items():
+        for hook_method in hook_methods:
+            inverted.setdefault(hook_method, []).append(keras_method)
+    return {hook_method: tuple(inverted[hook_method]) for hook_method in HOOK_METHODS}
+
+
+TF1_TO_KERAS: dict[str, tuple[str, ...]] = _invert(KERAS_TO_TF1)
+"""SessionRunHook method → the Keras callback methods standing for it (derived); the `on_train_*` one first."""
 
 
 def make_event(phase: str, event: str, step: int | None = None, loss: float | None = None) -> Event:

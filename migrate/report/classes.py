@@ -9,8 +9,7 @@ from __future__ import annotations
 import ast
 from typing import Iterator
 
-PROTOCOL_METHODS = ("begin", "after_create_session", "before_run", "after_run", "end")
-"""The SessionRunHook methods a subclass overrides, in call order."""
+from migrate.core.protocol import HOOK_METHODS as PROTOCOL_METHODS  # noqa: F401  (the one list lives in the core)
 
 COMPOUND_STATEMENTS = (
     ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, getattr(ast, "TryStar", ast.Try),

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from migrate.core.hook_map import HookEquivalent
-from migrate.core.protocol import KERAS_TO_TF1, PHASES
+from migrate.core.protocol import KERAS_TO_TF1, PHASES, TF1_TO_KERAS  # noqa: F401  (TF1_TO_KERAS re-exported for rules)
 from migrate.report.api_tree import builtin_hook_methods
 from migrate.report.classes import PROTOCOL_METHODS
 from migrate.report.model import ClassInfo, FileResult, Finding
@@ -25,16 +25,6 @@ from migrate.report.phases import method_text
 HOOK_ROOTS = frozenset({"tensorflow.train.SessionRunHook", "tensorflow.estimator.SessionRunHook"})
 
 
-def _invert(mapping: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
-    inverted: dict[str, list[str]] = {}
-    for keras_method, hook_methods in mapping.items():
-        for hook_method in hook_methods:
-            inverted.setdefault(hook_method, []).append(keras_method)
-    return {hook_method: tuple(methods) for hook_method, methods in inverted.items()}
-
-
-TF1_TO_KERAS: dict[str, tuple[str, ...]] = _invert(KERAS_TO_TF1)
-"""SessionRunHook method → the Keras callback methods standing for it; the `on_train_*` one first."""
 
 
 @dataclass(frozen=True)
