@@ -29,13 +29,14 @@ TF1_ONLY = frozenset({
     "variable_scope", "placeholder", "assign", "assign_add", "assign_sub", "get_collection",
     "add_to_collection", "get_global_step", "get_or_create_global_step", "create_global_step",
     "merge_all", "Session", "InteractiveSession", "global_variables_initializer", "tables_initializer",
+    "FileWriter", "FileWriterCache", "SummaryWriterCache", "Saver",
 })
 """TensorFlow functions that exist only in the TF1 graph API (flagged in any method, not only `begin`)."""
 RETURN_ADVICE = "Keras ignores callback return values (and an early return skips code moved below)"
 
 
-def unfinished_advice(method: str) -> str:
-    return f"`self.{method}` still has TODO(migrate) lines: finish it first"
+def unfinished_advice(called: str) -> str:
+    return f"`{called}` still has TODO(migrate) lines: finish it first"
 
 
 def undefined_advice(name: str, origins: list[str]) -> str:
@@ -108,7 +109,7 @@ def _reason(node: ast.AST, segment: Segment) -> str | None:
         if name is not None:
             if name.endswith("SessionRunArgs"):
                 return ARGS_ADVICE
-            if name.rpartition(".")[2] in TF1_ONLY or (segment.method == "begin" and not name.startswith("tensorflow.logging")):
+            if TF1_ONLY.intersection(name.split(".")) or (segment.method == "begin" and not name.startswith("tensorflow.logging")):
                 return f"{GRAPH_ADVICE} (`{display(name)}`)"
     return None
 

@@ -26,8 +26,8 @@ def undefined_names(code: str) -> dict[str, list[int]]:
     bound = {
         symbol.get_name()
         for symbol in module.get_symbols()
-        if symbol.is_assigned() or symbol.is_imported() or symbol.is_namespace()
-    } | _declared_global_assignments(tree)
+        if (symbol.is_assigned() or symbol.is_imported() or symbol.is_namespace()) and symbol.get_name() not in _declared_global(tree)
+    } | _bound_at_module_level(tree)
     found: dict[str, list[int]] = {}
     _scan(tree, module, bound, found)
     return {name: sorted(set(lines)) for name, lines in sorted(found.items())}
@@ -96,6 +96,20 @@ def _is_global(table: symtable.SymbolTable, name: str) -> bool:
     return symbol.is_global() or (table.get_type() == "class" and not symbol.is_local() and not symbol.is_free())
 
 
-def _declared_global_assignments(tree: ast.Module) -> set[str]:
-    """Names a function binds at module level through a `global` statement."""
+def _declared_global(tree: ast.Module) -> set[str]:
     return {name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names}
+
+
+def _bound_at_module_level(tree: ast.Module) -> set[str]:
+    """Names the module body itself binds. A name only a function binds through `global`
+    does not count: reading it before that function ran raises NameError."""
+    bound: set[str] = set()
+    for node in tree.body:
+        for child in ast.walk(node) if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else [node]:
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                bound.add(child.name)
+            elif isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store):
+                bound.add(child.id)
+            elif isinstance(child, ast.alias):
+                bound.add((child.asname or child.name).partition(".")[0])
+    return bound

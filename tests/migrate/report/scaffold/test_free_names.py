@@ -15,7 +15,7 @@ from migrate.report.scaffold.free_names import undefined_names
         pytest.param("def f(a, *args, b=1, **kw):\n    c = a\n    return [x for x in args if x > c], b, kw\n", id="parameters, locals, comprehension targets"),
         pytest.param("def outer():\n    v = 1\n    def inner():\n        return v\n    return inner\n", id="closures"),
         pytest.param("class A:\n    def f(self):\n        return A, self.g\n", id="the class's own name inside its methods"),
-        pytest.param("def f():\n    global G\n    G = 1\ndef g():\n    return G\n", id="global assigned in a function"),
+        pytest.param("G = None\ndef f():\n    global G\n    G = 1\ndef g():\n    return G\n", id="global bound at module level and in a function"),
         pytest.param("try:\n    import json\nexcept ImportError:\n    json = None\nprint(json)\n", id="conditional import"),
     ],
 )
@@ -36,6 +36,10 @@ def test_undefined_names_and_their_lines() -> None:
     assert undefined_names(code) == {
         "Base": [2], "LIMIT": [3], "default": [4], "graph_utils": [6], "items": [5], "low": [5], "offset": [6],
     }
+
+
+def test_a_global_only_a_function_assigns_is_undefined_until_it_runs() -> None:
+    assert undefined_names("def f():\n    global G\n    if G is None:\n        G = 1\n") == {"G": [3]}
 
 
 def test_a_class_attribute_is_not_visible_inside_a_method() -> None:
