@@ -95,4 +95,4 @@ def fix_scope(code: str, effort: str) -> tuple[str, str]:
         return fix.will, fix.will_not
     from migrate.fix.manual import why_manual
 
-    return "nothing: the code is left as is and the finding stays", why_manual(code, effort)
+    return "nothing: the code is left as is and the finding stays", f"rewrite it, because {why_manual(code, effort)}"
