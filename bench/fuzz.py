@@ -63,7 +63,8 @@ def _statistics(output: str) -> dict[str, dict[str, str]]:
                 current["stopped because"] = text
         elif current is not None and line.strip().startswith("* "):
             current.setdefault("events", "")
-            current["events"] = "; ".join(filter(None, [current["events"], line.strip()[2:]]))
+            event = re.sub(r" object at 0x[0-9a-f]+", "", line.strip()[2:])
+            current["events"] = "; ".join(filter(None, [current["events"], event]))
     return properties
 
 
