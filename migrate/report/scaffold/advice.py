@@ -3,7 +3,10 @@
 A statement gets a TODO when it uses the session, the graph,
 `run_context`/`run_values`/`SessionRunArgs`, returns a value Keras ignores,
 or reads a global name the scaffold could not import. Each reason says what
-to do instead; `reasons()` maps a statement's line to its reasons.
+to do instead; `reasons()` maps a statement's line to its reasons,
+`propagate()` adds one to every call of a method or copied helper that still
+has TODO lines (so "no TODO" means the method runs as generated), and
+`insert_todos()` writes them above their statements.
 """
 from __future__ import annotations
 
@@ -130,6 +133,44 @@ def _first_line(statement: ast.stmt) -> int:
 
 def _is_docstring(statement: ast.stmt) -> bool:
     return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant) and isinstance(statement.value.value, str)
+
+
+def propagate(tree: ast.Module, found: dict[int, list[str]]) -> None:
+    """A statement calling a method or copied helper that still has TODO lines gets one too (until nothing changes)."""
+    class_node = next(node for node in tree.body if isinstance(node, ast.ClassDef))
+    methods = [node for node in class_node.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    helpers = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    pending = True
+    while pending:
+        pending = False
+        unfinished_methods = {node.name for node in methods if any(node.lineno <= line <= node.end_lineno for line in found)}
+        unfinished_helpers = {node.name for node in helpers if any(node.lineno <= line <= node.end_lineno for line in found)}
+        for node in methods + helpers:
+            for statement in ast.walk(node):
+                if not isinstance(statement, ast.stmt) or statement is node or isinstance(statement, (ast.FunctionDef, ast.ClassDef)):
+                    continue
+                for use in _own_expressions(statement):
+                    called = None
+                    if isinstance(use, ast.Attribute) and isinstance(use.value, ast.Name) and use.value.id == "self" and use.attr in unfinished_methods:
+                        called = f"self.{use.attr}"
+                    elif isinstance(use, ast.Name) and use.id in unfinished_helpers:
+                        called = use.id
+                    if called is None or called.rpartition(".")[2] == node.name:
+                        continue
+                    reason = unfinished_advice(called)
+                    if reason not in found.get(statement.lineno, []):
+                        found.setdefault(statement.lineno, []).append(reason)
+                        pending = True
+
+
+def _own_expressions(statement: ast.stmt):
+    """The expressions of a statement itself, not of the statements nested in it."""
+    for field, value in ast.iter_fields(statement):
+        if field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, ast.AST):
+                yield from ast.walk(item)
 
 
 def insert_todos(code: str, found: dict[int, list[str]]) -> str:

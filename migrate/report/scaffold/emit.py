@@ -426,46 +426,8 @@ class _Builder:
                 module = origin.module if origin else ""
                 for name in here:
                     found.setdefault(node.lineno, []).append(advice.undefined_advice(name, [f"`{module}`"] if module else []))
-        _propagate(tree, found)
+        advice.propagate(tree, found)
         return advice.insert_todos(code, found)
-
-
-def _propagate(tree: ast.Module, found: dict[int, list[str]]) -> None:
-    """A statement calling a method or copied helper that still has TODO lines gets one too (until nothing changes)."""
-    class_node = next(node for node in tree.body if isinstance(node, ast.ClassDef))
-    methods = [node for node in class_node.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    helpers = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    pending = True
-    while pending:
-        pending = False
-        unfinished_methods = {node.name for node in methods if any(node.lineno <= line <= node.end_lineno for line in found)}
-        unfinished_helpers = {node.name for node in helpers if any(node.lineno <= line <= node.end_lineno for line in found)}
-        for node in methods + helpers:
-            for statement in ast.walk(node):
-                if not isinstance(statement, ast.stmt) or statement is node or isinstance(statement, (ast.FunctionDef, ast.ClassDef)):
-                    continue
-                for use in _own_expressions(statement):
-                    called = None
-                    if isinstance(use, ast.Attribute) and isinstance(use.value, ast.Name) and use.value.id == "self" and use.attr in unfinished_methods:
-                        called = f"self.{use.attr}"
-                    elif isinstance(use, ast.Name) and use.id in unfinished_helpers:
-                        called = use.id
-                    if called is None or called.rpartition(".")[2] == node.name:
-                        continue
-                    reason = advice.unfinished_advice(called)
-                    if reason not in found.get(statement.lineno, []):
-                        found.setdefault(statement.lineno, []).append(reason)
-                        pending = True
-
-
-def _own_expressions(statement: ast.stmt):
-    """The expressions of a statement itself, not of the statements nested in it."""
-    for field, value in ast.iter_fields(statement):
-        if field in ("body", "orelse", "finalbody", "handlers", "cases"):
-            continue
-        for item in value if isinstance(value, list) else [value]:
-            if isinstance(item, ast.AST):
-                yield from ast.walk(item)
 
 
 def _assigned_names(statement: cst.CSTNode) -> set[str]:
