@@ -17,8 +17,7 @@ re-binds it to something that is not TensorFlow.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from migrate.report.api_tree import binds_alias
 from migrate.report.names import canonical, is_tensorflow
@@ -54,8 +53,7 @@ Scope = tuple[int, int] | None
 """(first line, last line) of the function or class a binding is in; None for the module."""
 
 
-@dataclass(frozen=True)
-class Binding:
+class Binding(NamedTuple):
     """`name` bound at (line, column) — the end of the binding statement — in `scope`.
 
     `value` is the qualified name when the binding is an alias, else None; `origin`
@@ -194,36 +192,70 @@ def build_alias_table(
     shadowing_names: Iterable[str],
     package: str,
     scopes: dict[int, Scope] | None = None,
-    rebindings: Iterable[tuple[str, int, int, Scope]] = (),
+    rebindings: Iterable[tuple[str | ast.FunctionDef | ast.AsyncFunctionDef, int, int, Scope]] = (),
 ) -> AliasTable:
     """Imports and chain assignments in source order; `scopes` maps id(statement) → its scope.
 
     `shadowing_names` (module-level `class`/`def` names) and `rebindings`
-    ((name, line, column, scope) of other bindings) only matter for names some
-    import or chain assignment binds.
+    ((name, line, column, scope) of other bindings; a function node instead of
+    a name stands for its parameters, in its own scope) only matter for names
+    some import or chain assignment binds.
     """
     scopes = scopes or {}
     table = AliasTable(package)
-    chains = [node for node in assignments if _is_chain_assignment(node)]
+    chains, others = [], []
+    for node in assignments:
+        value = node.value
+        if value is None:
+            continue
+        kind = type(value)
+        (chains if kind is ast.Name or kind is ast.Attribute else others).append(node)
     events: list[tuple[tuple[int, int], int, object]] = []
     for node in imports:
         events.append((_end(node), 0, node))
-    tracked = {alias.asname or alias.name.partition(".")[0] for node in imports for alias in node.names if isinstance(node, ast.Import)}
-    tracked |= {alias.asname or alias.name for node in imports if isinstance(node, ast.ImportFrom) for alias in node.names}
-    tracked |= {target.id for node in chains for target in _targets(node) if isinstance(target, ast.Name)}
-    known = tracked
+    tracked: set[str] = set()
+    for node in imports:
+        if type(node) is ast.Import:
+            tracked.update(alias.asname or alias.name.partition(".")[0] for alias in node.names)
+        else:
+            tracked.update(alias.asname or alias.name for alias in node.names)
+    tracked |= {target.id for node in chains for target in _targets(node) if type(target) is ast.Name}
     for node in chains:
-        if _root(node.value) in known:
+        if _root(node.value) in tracked:
             events.append((_end(node), 1, node))
-    for node in assignments:
-        if node.value is not None and not _is_chain_assignment(node):
-            for target in _targets(node):
+    name_type, assign_type = ast.Name, ast.Assign
+    unpacking = (ast.Tuple, ast.List, ast.Starred)
+    assigned = {
+        target.id if type(target) is name_type else ("*" if type(target) in unpacking else "")
+        for node in others for target in (node.targets if type(node) is assign_type else (node.target,))
+    }
+    for node in others if not assigned.isdisjoint(tracked) or "*" in assigned else ():
+        for target in node.targets if type(node) is assign_type else (node.target,):
+            if type(target) is name_type:
+                if target.id in tracked:
+                    events.append((_end(node), 2, (target.id, scopes.get(id(node)))))
+            elif type(target) is not ast.Attribute and type(target) is not ast.Subscript:
                 for name in _bound_names(target):
                     if name in tracked:
                         events.append((_end(node), 2, (name, scopes.get(id(node)))))
+    functions = []
     for name, line, column, scope in rebindings:
-        if name in tracked:
+        if type(name) is not str:
+            functions.append((name, line, column, scope))
+        elif name in tracked:
             events.append(((line, column), 2, (name, scope)))
+    signatures = [function.args for function, *_ in functions]
+    parameters = {argument.arg for arguments in signatures for argument in arguments.args}
+    parameters.update(argument.arg for arguments in signatures if arguments.kwonlyargs for argument in arguments.kwonlyargs)
+    parameters.update(argument.arg for arguments in signatures if arguments.posonlyargs for argument in arguments.posonlyargs)
+    parameters.update(arguments.vararg.arg for arguments in signatures if arguments.vararg is not None)
+    parameters.update(arguments.kwarg.arg for arguments in signatures if arguments.kwarg is not None)
+    if not parameters.isdisjoint(tracked):
+        for function, line, column, scope in functions:  # its parameters re-bind names inside it
+            arguments = function.args
+            for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg):
+                if argument is not None and argument.arg in tracked:
+                    events.append(((line, column), 2, (argument.arg, scope)))
     events.sort(key=lambda event: event[0])
     for (line, column), kind, item in events:
         if kind == 0:

@@ -228,10 +228,7 @@ def _statements(body: list[ast.stmt]):
                 if kind is ast.ClassDef:
                     has_classes = True
                 else:
-                    arguments = statement.args
-                    for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg):
-                        if argument is not None:
-                            rebindings.append((argument.arg, statement.lineno, statement.col_offset, inner))
+                    rebindings.append((statement, statement.lineno, statement.col_offset, inner))  # its parameters
                 pending.append((statement.body, inner))
             elif isinstance(statement, _COMPOUND):
                 pending.append((statement.body, scope))
@@ -290,17 +287,15 @@ def _collect(tree: ast.Module, roots: frozenset[str], class_roots: frozenset[str
                 chains.append((node, None))
             continue
         if kind is Attribute:  # chain(node, None), inlined: this is the hottest path
-            if type(node.ctx) is not Load:  # `tf.flags.FLAGS.x = 1` stores into (and so uses) `tf.flags.FLAGS`
-                push(node.value)
-                continue
             base = node
             while type(base) is Attribute:
                 if base.attr in attributes:
                     interesting.append(base)
                 base = base.value
             if type(base) is Name:
-                if base.id in roots and type(node.ctx) is Load:
-                    chains.append((node, None))
+                if base.id in roots:
+                    # `tf.flags.FLAGS.x = 1` stores into (and so uses) `tf.flags.FLAGS`
+                    chains.append((node if type(node.ctx) is Load else node.value, None))
             else:
                 if type(base) is Call:
                     on_calls.append((node, base, None))
@@ -367,14 +362,17 @@ def dispatch_keys(name: str) -> tuple[str, ...]:
 
 def _references(chains: list[tuple[ast.AST, ast.Call | None]], aliases: AliasTable):
     """The chains some check is registered for, as `Reference`s with those checks; and the
-    uses of bindings: (binding, its Reference or None)."""
+    uses of bindings some rule may flag (binding, its Reference or None)."""
     references = []
     uses: list[tuple[Binding, Reference | None]] = []
+    history = aliases.history
+    simple = {name: bindings[0] for name, bindings in history.items() if len(bindings) == 1 and bindings[0].scope is None}
+    flaggable: dict[int, bool] = {}
     for node, call in chains:
         parts = dotted_parts(node)
         if parts is None:
             continue
-        binding = aliases.binding(parts[0], node.lineno, node.col_offset)
+        binding = simple.get(parts[0]) or aliases.binding(parts[0], node.lineno, node.col_offset)
         if binding is None:
             continue
         if binding.value is None:
@@ -388,7 +386,12 @@ def _references(chains: list[tuple[ast.AST, ast.Call | None]], aliases: AliasTab
             reference = Reference(node, name, ".".join(parts), call)
             references.append((reference, checks))
         if binding.node is not None and node is not binding.node:
-            uses.append((binding, reference))
+            key = id(binding)
+            foldable = flaggable.get(key)
+            if foldable is None:  # only a binding whose own name some rule is about can be flagged
+                foldable = flaggable[key] = _resolve(binding.value) is not None
+            if foldable:
+                uses.append((binding, reference))
     return references, uses
 
 

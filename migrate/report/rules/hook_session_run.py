@@ -4,8 +4,9 @@
 Checks for `.run(...)` calls on a session in the protocol methods of
 `SessionRunHook` subclasses: the session the method is given (`session` in
 `after_create_session`/`end`, `run_context.session` in `before_run`/`after_run`),
-one the hook stored (`self._session = session`), or `tf.get_default_session()`
-— followed through local variables, whatever they are called.
+one the hook stored (`self._session = session`), `tf.get_default_session()`
+or a session the hook opens (`with tf.Session() as sess`) — followed through
+local variables, whatever they are called.
 
 ## Why is this bad?
 A hook may run graph ops itself (read a variable in `after_create_session`,
@@ -45,7 +46,11 @@ SESSION_PARAMETERS = {"after_create_session": 0, "end": 0}
 """Protocol methods that receive the session, and its position after `self`."""
 RUN_CONTEXT_METHODS = ("before_run", "after_run")
 """Protocol methods whose first argument is a `SessionRunContext` (its `.session` is the session)."""
-DEFAULT_SESSION = frozenset({"tensorflow.get_default_session"})
+SESSION_CALLS = frozenset({
+    "tensorflow.get_default_session", "tensorflow.Session", "tensorflow.InteractiveSession",
+    "tensorflow.train.MonitoredSession", "tensorflow.train.SingularMonitoredSession", "tensorflow.train.MonitoredTrainingSession",
+})
+"""Calls that give a session: the default one, or a new one the hook opens itself."""
 
 
 def _session_attributes(owner: ast.ClassDef) -> frozenset[str]:
@@ -76,7 +81,7 @@ def _given_session(method: MethodBody) -> tuple[str | None, str | None]:
 def _is_session(node: ast.AST, given: tuple[str | None, str | None], attributes: frozenset[str], context: FileContext | None) -> bool:
     session, run_context = given
     if isinstance(node, ast.Call):
-        return context is not None and context.tensorflow_name(node.func) in DEFAULT_SESSION
+        return context is not None and context.tensorflow_name(node.func) in SESSION_CALLS
     parts = dotted_parts(node)
     if parts is None:
         return False
@@ -98,6 +103,11 @@ def check(method: MethodBody, context: FileContext) -> Iterator[Message]:
     for node in ast.walk(method.node):
         if isinstance(node, ast.Assign) and _is_session(node.value, given, attributes, context):
             local.update(target.id for target in node.targets if isinstance(target, ast.Name))
+        elif isinstance(node, ast.With):
+            local.update(
+                item.optional_vars.id for item in node.items
+                if isinstance(item.optional_vars, ast.Name) and _is_session(item.context_expr, given, attributes, context)
+            )
     for node in runs:
         receiver = node.func.value
         if _is_session(receiver, given, attributes, context) or (isinstance(receiver, ast.Name) and receiver.id in local):

@@ -40,6 +40,11 @@ def test_noop(source: str, findings) -> None:
         pytest.param(
             HOOK + "    def end(self, session):\n        tf.get_default_session().run(self.op)\n", [4], id="the default session",
         ),
+        pytest.param(
+            HOOK + "    def after_create_session(self, session, coord):\n        with tf.compat.v1.Session('') as s:\n"
+            "            s.run(init)\n",
+            [5], id="a session the hook opens",
+        ),
     ],
 )
 def test_finding(source: str, lines: list[int], findings) -> None:
