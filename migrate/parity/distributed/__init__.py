@@ -10,4 +10,5 @@ workers, `MultiWorkerMirroredStrategy`) as separate processes with
 * `compare` — per-step losses and per-role hook/callback actions;
 * `run` — one parity run: data, both clusters (with restarts), the result;
 * `report` — the JSON, Markdown and PNG outputs.
+* `command` — the `--workers` flags of `migrate parity` and their checks.
 """

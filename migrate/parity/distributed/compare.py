@@ -39,24 +39,33 @@ class LossComparison:
     max_abs_diff: float
     first_different_step: int | None
     tolerance: float
+    checked_steps: int | None
     ok: bool
 
     def summary(self) -> dict:
         return {
             "steps_compared": len(self.steps), "max_abs_loss_diff": self.max_abs_diff,
-            "first_different_step": self.first_different_step, "tolerance": self.tolerance, "ok": self.ok,
+            "first_different_step": self.first_different_step, "relative_tolerance": self.tolerance,
+            "checked_steps": self.checked_steps, "ok": self.ok,
             "per_step": [[step, self.legacy[step], self.modern[step]] for step in self.steps],
         }
 
 
-def compare_losses(legacy: dict[int, float], modern: dict[int, float], tolerance: float) -> LossComparison:
-    """Per global step; every step of either side must be present on the other."""
+def compare_losses(legacy: dict[int, float], modern: dict[int, float], tolerance: float,
+                   checked_steps: int | None = None) -> LossComparison:
+    """Per global step; every step of either side must be present on the other.
+
+    `tolerance` is relative; only the first `checked_steps` steps (all when
+    None) must be within it — the rest is reported.
+    """
     steps = sorted(set(legacy) & set(modern))
     diffs = {step: abs(legacy[step] - modern[step]) for step in steps}
     first = next((step for step in steps if diffs[step] != 0.0), None)
     max_diff = max(diffs.values(), default=math.inf)
+    checked = [step for step in steps if checked_steps is None or step <= checked_steps]
+    within = all(diffs[step] <= tolerance * abs(legacy[step]) for step in checked)
     complete = set(legacy) == set(modern) and bool(steps)
-    return LossComparison(steps, legacy, modern, max_diff, first, tolerance, complete and max_diff <= tolerance)
+    return LossComparison(steps, legacy, modern, max_diff, first, tolerance, checked_steps, complete and within)
 
 
 def _name(action: dict) -> str:

@@ -24,6 +24,12 @@ def _attempts(side: dict) -> str:
     return "; ".join(parts)
 
 
+def _tolerance(losses: dict) -> str:
+    if losses["relative_tolerance"] == 0.0:
+        return "must be bit-identical"
+    return f"relative tolerance {losses['relative_tolerance']:g} over the first {losses['checked_steps']} steps"
+
+
 def _loss_rows(losses: dict, limit: int) -> list[list]:
     rows = losses["per_step"]
     if len(rows) <= limit:
@@ -44,7 +50,7 @@ def terminal_summary(result: dict) -> str:
         return "\n".join(lines)
     losses = result["losses"]
     lines.append(f"losses: {losses['steps_compared']} steps, max |Δ| = {losses['max_abs_loss_diff']:.3g} "
-                 f"(tolerance {losses['tolerance']:g}), first different step: {losses['first_different_step']}")
+                 f"({_tolerance(losses)}), first different step: {losses['first_different_step']}")
     for role in result["roles"]:
         lines.append(f"events {role['role']:<6} {role['task']:<9} legacy {len(role['legacy_normalized'])} / modern "
                      f"{len(role['modern_normalized'])} actions: {'same' if role['ok'] else 'DIFFER at #' + str(role['first_divergence'])}")
@@ -65,7 +71,7 @@ def markdown_report(result: dict, plot_name: str | None) -> str:
     config = result["config"]
     out = [f"# Distributed parity: {config['workers']} workers", "",
            f"`{json.dumps(config)}`", ""]
-    out += ["## Clusters", "", "| side | engine | attempts | TF | training s | steps |", "|---|---|---|---|---|---|"]
+    out += ["## Clusters", "", "| side | engine | attempts | TF | last attempt: training s | steps |", "|---|---|---|---|---|---|"]
     for name, side in result["sides"].items():
         versions = side.get("versions") or {}
         seconds = side["seconds"]
@@ -77,11 +83,11 @@ def markdown_report(result: dict, plot_name: str | None) -> str:
     out += [f"| {name} | {_yes(ok)} |" for name, ok in result["checks"].items()]
     losses = result["losses"]
     out += ["", "## Losses (mean loss of each global batch)", "",
-            f"max |Δ| = {losses['max_abs_loss_diff']:.3g}, tolerance {losses['tolerance']:g}, first different step: "
+            f"max |Δ| = {losses['max_abs_loss_diff']:.3g} ({_tolerance(losses)}), first different step: "
             f"{losses['first_different_step']}", ""]
     if plot_name:
         out += [f"![losses]({plot_name})", ""]
-    out += ["| step | legacy | modern | |Δ| |", "|---|---|---|---|"]
+    out += ["| step | legacy | modern | abs Δ |", "|---|---|---|---|"]
     out += [f"| {step} | {left:.9g} | {right:.9g} | {abs(left - right):.3g} |" for step, left, right in _loss_rows(losses, 30)]
     out += ["", "## Events per role (hook / callback actions at global steps)", ""]
     for role in result["roles"]:

@@ -32,6 +32,8 @@ Progress = Callable[[str], None]
 REPO_ROOT = Path(__file__).resolve().parents[3]
 ROLE_ENV = {"TF_ENABLE_ONEDNN_OPTS": "0", "TF_CPP_MIN_LOG_LEVEL": "2"}
 MAX_ACCURACY_GAP_INEXACT = 0.005
+INEXACT_RELATIVE_TOLERANCE = 1e-6
+INEXACT_CHECKED_STEPS = 10
 
 
 class DistributedConfigError(ValueError):
@@ -271,8 +273,8 @@ def _run_both(config: DistributedConfig, data_path: Path, workdir: Path, initial
 
 
 def compare_sides(config: DistributedConfig, legacy: dict, modern: dict) -> dict:
-    tolerance = 0.0 if config.exact else 1e-6
-    losses = compare.compare_losses(legacy["losses"], modern["losses"], tolerance)
+    tolerance, checked = (0.0, None) if config.exact else (INEXACT_RELATIVE_TOLERANCE, INEXACT_CHECKED_STEPS)
+    losses = compare.compare_losses(legacy["losses"], modern["losses"], tolerance, checked)
     roles = []
     for index in range(config.workers):
         role = "chief" if index == 0 else "worker"
@@ -301,8 +303,11 @@ def compare_sides(config: DistributedConfig, legacy: dict, modern: dict) -> dict
         "modern = the all-reduced value every worker logs. "
         + ("With N a power of two, dividing by N is exact and the sum of two terms rounds once either way, so the "
            "losses must be bit-identical." if config.exact else
-           f"With N = {config.workers} (not a power of two) the all-reduce may add in another order: "
-           f"tolerance {tolerance}."),
+           f"With N = {config.workers} (not a power of two) g/N rounds, and SyncReplicasOptimizer's sum-then-divide "
+           "rounds differently from the all-reduce's divide-then-sum: losses differ by an ulp from the first steps "
+           "and the trajectories drift apart later (measured with 3 workers: within 1 ulp for 60 steps, up to 0.12 apart "
+           f"by step 100, test accuracy 0.3 points apart). So only the first {checked} steps must agree (relative {tolerance:g}) and "
+           f"accuracy decides (at most {MAX_ACCURACY_GAP_INEXACT * 100:g} points apart)."),
         "actions come from each side's last attempt: a killed process writes no trace (its losses survive in the "
         "progress files).",
     ]
