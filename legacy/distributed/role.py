@@ -15,6 +15,15 @@ The role comes from ``TF_CONFIG`` (``{"cluster": {"ps": [...], "worker": [...]},
   checkpoint of ``--model-dir`` (so a restarted cluster resumes there) and
   alone runs the checkpoint, summary and step-counter hooks.
 
+One addition to the TF1 recipe: `SyncReplicasOptimizer` applies the first N
+gradients it receives for a step, not one per worker, and hands out N tokens
+per update that any worker may take — a fast worker can contribute two
+gradients to one update, and when a worker dies the others carry on with its
+share. So that every update averages exactly one gradient per worker (what
+`MultiWorkerMirroredStrategy`'s all-reduce does, and what makes the losses
+comparable), each worker records its last finished step in a ps variable and
+waits, before its next step, until every worker has finished the previous one.
+
 Each worker writes ``--trace`` (JSON): its own per-step loss on its half of
 the global batch, which hook acted at which global step, timings, and on the
 chief the test-set loss and accuracy; ``--progress`` gets a JSON line
@@ -200,6 +209,11 @@ def run_worker(args: argparse.Namespace, index: int, cluster: dict[str, list[str
                 make_optimizer(params), replicas_to_aggregate=workers, total_num_replicas=workers
             )
             train_op = optimizer.minimize(loss, global_step=global_step)
+            finished = tf.compat.v1.get_variable(
+                "worker_finished_steps", [workers], tf.int64, tf.compat.v1.zeros_initializer(), trainable=False)
+        finished_step = tf.compat.v1.placeholder(tf.int64, [], name="finished_step")
+        mark_finished = tf.compat.v1.scatter_update(finished, [index], tf.reshape(finished_step, [1]))
+        slowest = tf.reduce_min(finished)
         model_variables = {v.op.name: v for v in tf.compat.v1.global_variables() if v.op.name in VARIABLE_SHAPES}
         uninitialized = None if is_chief else tf.compat.v1.report_uninitialized_variables(tf.compat.v1.global_variables())
         scaffold = tf.compat.v1.train.Scaffold(saver=tf.compat.v1.train.Saver(max_to_keep=None, save_relative_paths=True))
@@ -230,12 +244,23 @@ def run_worker(args: argparse.Namespace, index: int, cluster: dict[str, list[str
                 np.savez(partial, **values)
                 os.replace(partial, args.initial_weights_out)  # the modern side starts once this file exists
             state["step"] = start
+
+            def mark(step: int) -> None:
+                session.run_step_fn(lambda step_context: step_context.session.run(mark_finished, {finished_step: step}))
+
+            def wait_for_every_worker(step: int) -> None:
+                while session.run_step_fn(lambda step_context: step_context.session.run(slowest)) < step:
+                    time.sleep(0.005)
+
+            mark(start)
             progress = open(args.progress, "a", encoding="utf-8") if args.progress is not None else None
             trained_from = time.monotonic()
             while start < args.steps and not session.should_stop():
+                wait_for_every_worker(state["step"])
                 indices = batch_indices(state["step"], args.global_batch_size, index, workers, len(x_train))
                 state["step"] += 1
                 _, value = session.run([train_op, loss], {images: x_train[indices], labels: y_train[indices]})
+                mark(state["step"])
                 losses[state["step"]] = float(value)
                 if progress is not None:
                     progress.write(json.dumps({"step": state["step"], "loss": float(value), "time": time.time()}) + "\n")
