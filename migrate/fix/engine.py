@@ -327,7 +327,8 @@ class _Planner:
         local = self._existing_import(package, name)
         if local is None:
             used = self.used_names()
-            local = name if name not in used else f"{package}_{name}"
+            # A star import may bring `name` in after our import and take it over: use a name of our own.
+            local = name if name not in used and not self._has_star_import() else f"{package}_{name}"
             counter = 2
             while local in used:
                 local = f"{package}_{name}_{counter}"
@@ -335,6 +336,12 @@ class _Planner:
             plan.new_imports[target] = local
         plan.locals[target] = local
         return local
+
+    def _has_star_import(self) -> bool:
+        return any(
+            isinstance(small, cst.ImportFrom) and isinstance(small.names, cst.ImportStar)
+            for statement in self.module.body if isinstance(statement, cst.SimpleStatementLine) for small in statement.body
+        )
 
     def _in_leading_imports(self, small: cst.BaseSmallStatement) -> bool:
         for statement in self.module.body:

@@ -80,6 +80,20 @@ CASES = [
     ),
     pytest.param(
         """\
+        import tensorflow as tf
+        from helpers import *
+        tf.logging.info("x")
+        """,
+        """\
+        from absl import logging as absl_logging
+        import tensorflow as tf
+        from helpers import *
+        absl_logging.info("x")
+        """,
+        id="a star import may define logging later: absl_logging",
+    ),
+    pytest.param(
+        """\
         from tensorflow.python.platform import tf_logging as logging
         logging.warn("x")
         """,
