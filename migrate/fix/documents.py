@@ -82,6 +82,8 @@ def _fix_notebook(data: bytes) -> Outcome:
     cells = notebook.get("cells") if isinstance(notebook, dict) else None
     if not isinstance(cells, list):
         raise Unfixable("broken notebook: no `cells` list (nbformat 4 is supported)")
+    if any(isinstance(cell, dict) and "# migrate-fix: " in _cell_text(cell) for cell in cells):
+        raise Unfixable("a code cell contains the `# migrate-fix: ` markers this fix uses to split cells; left as is")
     prepared, notes = _prepare_cells(cells)
     if not prepared:
         return Outcome(data, False, notes=notes)
