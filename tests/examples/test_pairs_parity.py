@@ -1,8 +1,8 @@
 """Both example pairs through the real engine (`migrate.parity.check_parity`): exact with SGD, within tolerance with Adam.
 
-SGD: the READMEs' 200 steps on batches of 32, every stage. Adam: the first
-50 steps, to keep the suite short; the READMEs give the 200-step figures of
-`migrate parity --optimizer adam` (and of the canned default, Adagrad: exact).
+SGD: the READMEs' 200 steps on batches of 32, every stage. Adam, and the
+canned estimator's default Adagrad: the first 50 steps, to keep the suite
+short; the READMEs give the 200-step figures of `migrate parity --optimizer`.
 One run per pair and optimizer, shared by the module's tests.
 """
 from __future__ import annotations
@@ -60,3 +60,8 @@ def test_adam_drifts_but_stays_within_the_documented_tolerance(adam):
     assert max(row["abs_diff"] for row in rows) > 0.0, "Adam rounds differently in TF1 and Keras"
     assert max(row["rel_diff"] for row in rows) < ADAM_MAX_RELATIVE[name]
 
+
+def test_the_canned_default_adagrad_is_exact_too():
+    result = _run("canned_dnn", "adagrad", SHORT_STEPS)
+    assert result.ok, result.first_failure.message
+    assert result.summary()["losses"]["max_abs_loss_diff"] == 0.0
