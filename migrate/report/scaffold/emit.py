@@ -13,9 +13,11 @@ The hook and its in-repo bases are flattened into one class deriving from
   arguments, and a constructor that never did gets the call;
 * attributes Keras' `Callback` owns are renamed (`keras_names`);
 * the global names the copied code uses are imported as the module each
-  method came from imported them (only those used); what cannot be resolved
-  gets a TODO, as does every statement that needs the session, the graph or
-  `run_context` (`advice`).
+  method came from imported them (only those used); that module's own
+  functions and constants are copied beside the class (importing a TF1 hook
+  module fails on TF2); what cannot be resolved gets a TODO, as does every
+  statement that needs the session, the graph, `run_context` or a TF1-only
+  API, and every call of a method that still has one (`advice`).
 
 The result parses and is a starting point, not a finished callback.
 """
@@ -115,6 +117,8 @@ def callback_source(hook: HookClass, load_module: Loader) -> str | None:
 
 
 class _Builder:
+    """One hook's scaffold: its class and in-repo bases (MRO-like order) flattened into one callback."""
+
     def __init__(self, hook: HookClass, load_module: Loader) -> None:
         self.hook = hook
         self.name = callback_name(hook)
@@ -132,7 +136,6 @@ class _Builder:
         self.renames = self._renames()
         self.copies: dict[tuple[int, str], str] = {}
         self.pending: list[tuple[int, str]] = []
-        self.todos: list[str] = []
 
     def _renames(self) -> dict[str, str]:
         bound: set[str] = set()
@@ -201,7 +204,6 @@ class _Builder:
         node = rewrite.transform(
             node, rewriter, rewrite.AttributeRenamer(self.renames), rewrite.ClassNameReplacer(set(self.base_names - self.tensorflow_names), self.name)
         )
-        self.todos += rewriter.todos
         return node
 
     # -- members -------------------------------------------------------------------

@@ -90,7 +90,6 @@ class SuperCallRewriter(cst.CSTTransformer):
         super().__init__()
         self.resolve = resolve
         self.base_names = base_names
-        self.todos: list[str] = []
         self._pending: list[str] = []
         self._remove_statement = False
 
@@ -127,7 +126,6 @@ class SuperCallRewriter(cst.CSTTransformer):
         if pending:
             comments = [cst.EmptyLine(comment=cst.Comment(f"# TODO(migrate): {todo}")) for todo in dict.fromkeys(pending)]
             updated = updated.with_changes(leading_lines=[*updated.leading_lines, *comments])
-            self.todos.extend(pending)
         return updated
 
 
