@@ -4,7 +4,8 @@ A SessionRunHook runs wherever the code passes it: `train(hooks=…)`,
 `evaluate(hooks=…)`, `predict(hooks=…)`, `EstimatorSpec(training_hooks=…,
 evaluation_hooks=…, prediction_hooks=…)`, `TrainSpec`/`EvalSpec(hooks=…)`,
 `MonitoredTrainingSession(hooks=…)`, or `MonitoredSession(hooks=…)` inside a
-function named for the phase (an inference loop: `predict_*`, `infer*`). The
+function named for the phase (an inference loop: `predict_*`, `infer*`) or
+whose `run(…)` calls fetch something so named (`sess.run(predictions)`). The
 Keras twin of each method follows the phase: `begin` is `on_train_begin`
 for training, `on_test_begin` for evaluation, `on_predict_begin` for
 prediction (`migrate.core.protocol.KERAS_TO_TF1`). When the code never passes the
@@ -36,7 +37,7 @@ FUNCTION_PHASES = (
     (re.compile(r"eval|valid|test", re.IGNORECASE), "evaluate"),
     (re.compile(r"train|fit", re.IGNORECASE), "train"),
 )
-"""A MonitoredSession's phase from the name of the function that runs it."""
+"""A MonitoredSession's phase from the name of the function that runs it, or of what its loop fetches."""
 MENTION = re.compile(r"hooks\s*=")
 
 
@@ -60,11 +61,14 @@ def hook_passes(tree: ast.Module, qualify) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     for scope, function_name in _scopes(tree):
         built = _lists_built(scope)
+        run_names: list[str] | None = None
         for node in _walk_scope(scope):
             if not isinstance(node, ast.Call):
                 continue
             for keyword in node.keywords:
-                phase = _phase(node, keyword.arg, function_name)
+                if keyword.arg == "hooks" and run_names is None:
+                    run_names = _run_names(scope)
+                phase = _phase(node, keyword.arg, [function_name, *(run_names or [])])
                 if phase is None:
                     continue
                 for called in _instantiated(keyword.value, built, set()):
@@ -74,7 +78,7 @@ def hook_passes(tree: ast.Module, qualify) -> list[tuple[str, str]]:
     return sorted(set(found))
 
 
-def _phase(call: ast.Call, keyword: str | None, function_name: str) -> str | None:
+def _phase(call: ast.Call, keyword: str | None, context: list[str]) -> str | None:
     if keyword in KEYWORD_PHASES:
         return KEYWORD_PHASES[keyword]
     if keyword != "hooks":
@@ -84,8 +88,22 @@ def _phase(call: ast.Call, keyword: str | None, function_name: str) -> str | Non
     if called in CALL_PHASES:
         return CALL_PHASES[called]
     if called in SESSION_CALLS:
-        return next((phase for pattern, phase in FUNCTION_PHASES if pattern.search(function_name)), None)
+        for name in context:
+            phase = next((phase for pattern, phase in FUNCTION_PHASES if pattern.search(name)), None)
+            if phase is not None:
+                return phase
     return None
+
+
+def _run_names(scope: ast.AST) -> list[str]:
+    """What the scope's `*.run(x)` calls fetch, by name (`predictions`, `train_op`): a session's loop says its phase."""
+    names = []
+    for node in _walk_scope(scope):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "run" and node.args:
+            parts = dotted_parts(node.args[0])
+            if parts:
+                names.append(parts[-1])
+    return names
 
 
 def _instantiated(node: ast.AST, built: dict[str, list[ast.AST]], seen: set[str]) -> list[ast.AST]:

@@ -32,6 +32,10 @@ class CountHook(tf.estimator.SessionRunHook):
         pytest.param("def f():\n    with tf.compat.v1.train.MonitoredTrainingSession(hooks=[CountHook()]) as s:\n        pass\n", ("train",), id="MonitoredTrainingSession"),
         pytest.param("def run_inference():\n    hooks = [CountHook()]\n    with MonitoredSession(hooks=hooks) as s:\n        pass\n", ("predict",), id="MonitoredSession in an inference loop, through a variable"),
         pytest.param("def go():\n    with MonitoredSession(hooks=[CountHook()]) as s:\n        pass\n", (), id="MonitoredSession in a function named for no phase"),
+        pytest.param(
+            "def go(predictions):\n    with MonitoredSession(hooks=[CountHook()]) as s:\n        while not s.should_stop():\n            s.run(predictions)\n",
+            ("predict",), id="MonitoredSession whose loop fetches predictions",
+        ),
         pytest.param("def f(e):\n    hooks = []\n    hooks.append(CountHook())\n    e.predict(input_fn, hooks=hooks)\n", ("predict",), id="list built with append"),
     ],
 )
