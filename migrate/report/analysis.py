@@ -170,7 +170,8 @@ def analyse_tree(
         classes: dict[str, str] = {}
         for node, qualname in iter_classes(tree.body):
             classes.setdefault(node.name, qualname)
-        result.hook_passes = hook_passes(tree, lambda node: _qualified_class(node, aliases, result.module, classes))
+        mentions = frozenset(text.count("\n", 0, match.start()) + 1 for match in MENTION.finditer(text))
+        result.hook_passes = hook_passes(tree, lambda node: _qualified_class(node, aliases, result.module, classes), mentions)
     if "migrate:" in text:
         result.suppressions = _suppressions(text, locate)
 

@@ -39,6 +39,7 @@ FUNCTION_PHASES = (
 )
 """A MonitoredSession's phase from the name of the function that runs it, or of what its loop fetches."""
 MENTION = re.compile(r"hooks\s*=")
+"""Any line that may pass hooks (`hooks=`, `training_hooks=`, …)."""
 
 
 def keras_method(tf1_method: str, phase: str) -> str:
@@ -51,15 +52,17 @@ def method_text(tf1_method: str, phases: tuple[str, ...]) -> str:
     return " / ".join(keras_method(tf1_method, phase) for phase in (phases or ("train",)))
 
 
-def hook_passes(tree: ast.Module, qualify) -> list[tuple[str, str]]:
+def hook_passes(tree: ast.Module, qualify, mention_lines: frozenset[int] | None = None) -> list[tuple[str, str]]:
     """(qualified class name, phase) for every class instantiated into a phase's hook list.
 
     `qualify(node)` turns a called name into its qualified dotted name (or None).
     Hook lists built in a variable (`hooks = [...]`, `hooks.append(...)`) are
-    followed within the same function.
+    followed within the same function. `mention_lines` (the lines that say
+    `hooks=`/`*_hooks=`), when given, limits the walk to the scopes holding
+    one: on large files most functions pass no hooks.
     """
     found: list[tuple[str, str]] = []
-    for scope, function_name in _scopes(tree):
+    for scope, function_name in _scopes(tree, mention_lines):
         built = _lists_built(scope)
         run_names: list[str] | None = None
         for node in _walk_scope(scope):
@@ -139,12 +142,34 @@ def _lists_built(scope: ast.AST) -> dict[str, list[ast.AST]]:
     return built
 
 
-def _scopes(tree: ast.Module):
-    """(scope node, enclosing function name) for the module and every function."""
-    yield tree, ""
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+def _scopes(tree: ast.Module, mention_lines: frozenset[int] | None = None):
+    """(scope node, enclosing function name) for the module and every function (statements only:
+    a function is a statement), only those spanning a mention line when lines are given."""
+    functions = list(_functions(tree.body))
+    if mention_lines is None:
+        yield tree, ""
+        yield from ((node, node.name) for node in functions)
+        return
+    spans = [(node, node.lineno, node.end_lineno or node.lineno) for node in functions]
+    if any(not any(first <= line <= last for _, first, last in spans) for line in mention_lines):
+        yield tree, ""
+    for node, first, last in spans:
+        if any(first <= line <= last for line in mention_lines):
             yield node, node.name
+
+
+def _functions(body: list[ast.stmt]):
+    for statement in body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield statement
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(statement, field, None)
+            if isinstance(inner, list):
+                yield from _functions(inner)
+        for handler in getattr(statement, "handlers", ()):
+            yield from _functions(handler.body)
+        for case in getattr(statement, "cases", ()):
+            yield from _functions(case.body)
 
 
 def _walk_scope(scope: ast.AST):
