@@ -12,6 +12,8 @@ File by file, what replaces what:
 * `modern.callbacks` — one copyable file per `SessionRunHook`.
 
 Runs unchanged on TF 2.15 / Keras 2.15 and TF 2.21 / Keras 3. It never
-imports `legacy` or `tensorflow_estimator`.
+imports `legacy` or `tensorflow_estimator`; from `migrate` it imports only the
+TF-free core, `migrate.core` (the MNIST model contract, MNIST loading, the
+event vocabulary).
 """
 from __future__ import annotations
