@@ -16,7 +16,7 @@ from migrate.cli import main
 PAIRS = Path(__file__).resolve().parent / "pairs"
 DENSE = PAIRS / "dense.py"
 
-pytestmark = pytest.mark.estimator
+pytestmark = [pytest.mark.estimator, pytest.mark.filterwarnings("ignore:`tf.layers.dense` is deprecated:UserWarning")]
 
 
 def run_pair(pair: Path, out: Path, *extra: str) -> tuple[int, dict | None]:
