@@ -96,3 +96,36 @@ def test_relative_import_resolves_against_the_package() -> None:
     tree = ast.parse("from ..hooks import base\nfrom . import sibling")
     table = build_alias_table(list(tree.body), [], [], "proj.pkg")
     assert table.bindings == {"base": "proj.hooks.base", "sibling": "proj.pkg.sibling"}
+
+
+def test_binding_counts_its_uses_in_the_message(messages) -> None:
+    source = "import tensorflow as tf\nFLAGS = tf.app.flags.FLAGS\nn = FLAGS.steps\nm = FLAGS.batch\n"
+    assert messages(source, "TFM502") == [
+        "`tf.app.flags.FLAGS` is removed in TF2; use `absl.flags.FLAGS` (same API, from absl) (covers the 2 uses of `FLAGS`)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param(
+            "from absl import flags\nimport tensorflow as tf\nflags = tf.flags\nflags.FLAGS", "tensorflow.flags.FLAGS",
+            id="the later re-binding wins after it",
+        ),
+        pytest.param(
+            "import tensorflow as tf\nflags = tf.flags\nfrom absl import flags\nflags.FLAGS", None, id="the later import wins after it",
+        ),
+        pytest.param(
+            "import tensorflow as tf\ndef f(tf):\n    return tf.Session\ntf.Session", "tensorflow.Session",
+            id="a parameter shadows only inside its function",
+        ),
+        pytest.param("import tensorflow as tf\nrelu = tf.nn.relu\nrelu", None, id="a function is not an alias"),
+    ],
+)
+def test_order_and_scope(source: str, expected: str | None) -> None:
+    assert resolve(source) == expected
+
+
+def test_parameter_shadows_inside_the_function(findings) -> None:
+    source = "import tensorflow as tf\ndef f(tf):\n    return tf.Session()\nsess = tf.Session()\n"
+    assert findings(source, "TFM303") == [(4, "TFM303")]
