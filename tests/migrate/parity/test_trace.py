@@ -28,6 +28,14 @@ def test_round_trip_keeps_float32_bits_and_weights(tmp_path):
     assert decoded["fc1/weights"].dtype == np.float32
 
 
+def test_string_arrays_round_trip_item_by_item(tmp_path):
+    classes = np.array([[b"Adelie"], [b"Gentoo"]], dtype=object)
+    path, _ = recorded(tmp_path, {"classes": classes, "labels": np.array(["a", "bc"], dtype=object)})
+    decoded = traces.decode_weights(traces.read_trace(path)["initial_weights"])
+    assert decoded["classes"].shape == (2, 1) and decoded["classes"].tolist() == [[b"Adelie"], [b"Gentoo"]]
+    assert decoded["labels"].tolist() == [b"a", b"bc"]
+
+
 def test_corrupt_json_is_a_clear_error(tmp_path):
     path, _ = recorded(tmp_path)
     path.write_text(path.read_text()[:50])
