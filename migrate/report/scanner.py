@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Sequence, TextIO
 
 from migrate.report.analysis import analyse_file
+from migrate.report.api_tree import api_tree
 from migrate.report.equivalents import equivalents
 from migrate.report.hierarchy import HookClass, HookInstantiation, find_hook_instantiations, find_hooks
 from migrate.report.model import FileResult, Finding
@@ -81,6 +82,7 @@ def scan(paths: Sequence[str], options: ScanOptions = ScanOptions()) -> Report:
     started = time.perf_counter()
     rules = load_rules()
     hook_map = equivalents(options.callbacks_dir)  # loaded before workers fork, so they inherit it
+    api_tree()  # likewise the API tree data
     sources, skipped = discover(paths)
     results = analyse_all(sources, options)
     skipped.extend(result for result in results if result.skipped)
