@@ -24,7 +24,7 @@ from migrate.core.cli import (
 )
 
 OPTIMIZER_FLAVOURS = ("exact", "native")
-DEFAULT_OPTIMIZER_FLAVOUR = "native"
+DEFAULT_OPTIMIZER_FLAVOUR = "exact"
 """`modern.optimizers.flavours.FLAVOURS`/`DEFAULT_FLAVOUR`, spelled out: parsing must not import Keras."""
 
 

@@ -69,6 +69,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                         help="set one entry of params for both sides (numbers, true/false, or text)")
     parser.add_argument("--optimizer", help="shortcut for --param optimizer=NAME (MNIST pair: sgd or adam)")
+    parser.add_argument(
+        "--optimizer-flavour", choices=("exact", "native"),
+        help="MNIST pair: the Keras side's optimizer — exact (default): the TF1-exact twin from modern/optimizers, "
+        "bit-identical; native: Keras' own, which drifts (shortcut for --modern-override optimizer_flavour=NAME)",
+    )
     parser.add_argument("--batch-size", type=int, help="shortcut for --param batch_size=N")
     parser.add_argument("--learning-rate", type=float, help="shortcut for --param learning_rate=X")
     parser.add_argument("--seed", type=int, default=42)
@@ -143,6 +148,7 @@ def config_from_args(args: argparse.Namespace, pair: Pair) -> ParityConfig:
             scenarios=parse_scenarios(args.scenarios), accuracy_bar=args.accuracy_bar,
             max_accuracy_gap_points=args.max_accuracy_gap, modern_overrides=parse_overrides(args.modern_override),
             loss_tolerance=args.loss_tolerance, forward_tolerance=args.forward_tolerance,
+            optimizer_flavour=args.optimizer_flavour,
         )
     except ConfigError as error:
         raise UsageError(str(error)) from error

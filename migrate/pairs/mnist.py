@@ -10,7 +10,8 @@ The legacy input is the TF1 recipe's order (`legacy.inputs`: examples →
 ``shuffle(10_000, seed)`` when shuffling → ``repeat()`` → ``batch``), read by
 index so no array is embedded in the graph; the modern input is the real
 rebuild, `modern.pipeline.train_dataset`. Modes: ``exact`` (dropout off, no
-shuffling; SGD bit-identical) and ``statistical`` (the real config: dropout
+shuffling; bit-identical with SGD, and with Adam through the TF1-exact
+optimizer the Keras side uses by default) and ``statistical`` (the real config: dropout
 0.5, shuffling, Adam; accuracy decides).
 """
 from __future__ import annotations
@@ -19,7 +20,9 @@ import functools
 
 from migrate.core.mnist_model import DEFAULT_LEARNING_RATES, DEFAULT_PARAMS, IMAGE_SHAPE
 
-PARAMS = {"batch_size": 128, "adam_epsilon": DEFAULT_PARAMS["adam_epsilon"]}
+PARAMS = {"batch_size": 128, "adam_epsilon": DEFAULT_PARAMS["adam_epsilon"], "optimizer_flavour": "exact"}
+"""``optimizer_flavour`` (Keras side only): "exact" trains with the TF1-exact twin from `modern/optimizers`
+(bit-identical for every optimizer), "native" with Keras' own (`migrate parity --optimizer-flavour native`)."""
 MODE_PARAMS = {
     "exact": {"optimizer": "sgd", "learning_rate": DEFAULT_LEARNING_RATES["sgd"], "dropout_rate": 0.0, "shuffle": False},
     "statistical": {"optimizer": "adam", "learning_rate": DEFAULT_LEARNING_RATES["adam"], "dropout_rate": 0.5,
@@ -88,7 +91,9 @@ def eval_input_fn(params):
 def build_model(params):
     from modern.model import build_model as modern_build_model
 
-    return modern_build_model(model_params(params), seed=params["seed"])
+    return modern_build_model(
+        model_params(params), seed=params["seed"], optimizer_flavour=params.get("optimizer_flavour", "exact")
+    )
 
 
 def train_dataset(params):

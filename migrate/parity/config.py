@@ -15,7 +15,7 @@ SIDES = ("both", "legacy", "modern")
 DEFAULT_STEPS = {"exact": 200, "statistical": 2000}
 """Steps when neither `--steps` nor the pair's `STEPS` says otherwise."""
 DEFAULT_MAX_GAP_POINTS = 0.5
-EXACT_SGD_MAX_GAP_POINTS = 0.0  # bit-identical training: identical metrics
+EXACT_SGD_MAX_GAP_POINTS = 0.0  # bit-identical training (SGD, or any TF1-exact optimizer): identical metrics
 
 
 class ConfigError(ValueError):
@@ -51,6 +51,12 @@ class ParityConfig:
         return str(self.params.get("optimizer", "sgd"))
 
     @property
+    def optimizer_flavour(self) -> str | None:
+        """The modern side's ``optimizer_flavour`` param (MNIST pair: "exact" or "native"), if the pair has one."""
+        flavour = self.modern_params.get("optimizer_flavour")
+        return None if flavour is None else str(flavour)
+
+    @property
     def legacy_params(self) -> dict[str, Any]:
         return {**self.params, "seed": self.seed, "mode": self.mode}
 
@@ -63,7 +69,7 @@ class ParityConfig:
     def schedule(self) -> ToleranceSchedule:
         if self.loss_tolerance is not None:
             return constant_schedule(self.loss_tolerance)
-        return schedule_for(self.mode, self.optimizer)
+        return schedule_for(self.mode, self.optimizer, self.optimizer_flavour)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -102,12 +108,15 @@ def config_for(
     modern_overrides: Mapping[str, Any] | None = None,
     loss_tolerance: float | None = None,
     forward_tolerance: float = 0.0,
+    optimizer_flavour: str | None = None,
 ) -> ParityConfig:
     """The run's settings from the pair's defaults and the caller's choices (the CLI and `check_parity` share it).
 
     params = the pair's `PARAMS`, then `MODE_PARAMS[mode]`, then `optimizer`
     (with its rate from `LEARNING_RATES` unless `learning_rate` is given),
-    `batch_size`, `learning_rate`, then `params`.
+    `batch_size`, `learning_rate`, then `params`. `optimizer_flavour` is a
+    modern-only override (``modern_overrides["optimizer_flavour"]``), so a
+    legacy trace recorded once serves both flavours.
     """
     if mode not in MODES:
         raise ConfigError(f"mode {mode!r} is not one of {', '.join(MODES)}")
@@ -125,13 +134,17 @@ def config_for(
     steps = steps if steps is not None else per_mode(pair.value("STEPS"), mode) or DEFAULT_STEPS[mode]
     if steps < 1 or merged.get("batch_size", 1) < 1:
         raise ConfigError("--steps and --batch-size must be positive")
-    exact_sgd = mode == "exact" and merged.get("optimizer", "sgd") == "sgd"
+    modern_overrides = dict(modern_overrides or {})
+    if optimizer_flavour is not None:
+        modern_overrides["optimizer_flavour"] = optimizer_flavour
+    flavour = modern_overrides.get("optimizer_flavour", merged.get("optimizer_flavour"))
+    bit_identical = mode == "exact" and (merged.get("optimizer", "sgd") == "sgd" or flavour == "exact")
     gap = max_accuracy_gap_points if max_accuracy_gap_points is not None else (
-        EXACT_SGD_MAX_GAP_POINTS if exact_sgd else DEFAULT_MAX_GAP_POINTS)
+        EXACT_SGD_MAX_GAP_POINTS if bit_identical else DEFAULT_MAX_GAP_POINTS)
     return ParityConfig(
         pair=pair.name, mode=mode, steps=steps, seed=seed, params=merged,
         scenarios=tuple(scenarios) if pair.has("legacy_scenarios") else (),
         accuracy_bar=accuracy_bar if accuracy_bar is not None else per_mode(pair.value("ACCURACY_BAR"), mode),
-        max_accuracy_gap=gap / 100.0, modern_overrides=dict(modern_overrides or {}),
+        max_accuracy_gap=gap / 100.0, modern_overrides=modern_overrides,
         loss_tolerance=loss_tolerance, forward_tolerance=forward_tolerance,
     )

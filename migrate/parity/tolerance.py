@@ -52,9 +52,15 @@ EXACT_SGD = ToleranceSchedule(
     "exact/sgd", 0.0, 1.0, 0.0,
     "SGD performs identical float32 operations on both sides: any difference is a bug.",
 )
+EXACT_TWIN = ToleranceSchedule(
+    "exact/TF1-exact optimizer", 0.0, 1.0, 0.0,
+    "the Keras side trains with the TF1-exact twin of the optimizer (modern/optimizers), which runs TF1's own "
+    "update kernels with TF1's slots and bias-correction state: identical float32 operations on both sides, so "
+    "any difference is a bug. Keras' own optimizer drifts (--optimizer-flavour native).",
+)
 EXACT_ADAM = ToleranceSchedule(
-    "exact/adam", 1e-5, 1.25, 0.1,
-    "Adam's bias correction rounds differently in TF1 and Keras: the losses differ by ~1e-7 (relative) at "
+    "exact/adam (Keras' own)", 1e-5, 1.25, 0.1,
+    "Adam's bias correction rounds differently in TF1 and Keras' own Adam: the losses differ by ~1e-7 (relative) at "
     "step 2 and training amplifies it to a few % by step 300. A real bug shows at once: Keras' default "
     "epsilon 1e-7 instead of TF1's 1e-8 already differs by ~1e-4 at step 2.",
 )
@@ -66,13 +72,17 @@ STATISTICAL = ToleranceSchedule(
 SCHEDULES = {("exact", "sgd"): EXACT_SGD, ("exact", "adam"): EXACT_ADAM}
 
 
-def schedule_for(mode: str, optimizer: str) -> ToleranceSchedule:
+def schedule_for(mode: str, optimizer: str, optimizer_flavour: str | None = None) -> ToleranceSchedule:
     """The schedule for a mode and optimizer; an optimizer without a calibrated schedule is held to bit-identity.
 
-    Relax it with `constant_schedule` (`migrate parity --loss-tolerance R`) once you know why it drifts.
+    `optimizer_flavour` is the modern side's ``optimizer_flavour`` param: ``"exact"`` (the TF1-exact twins
+    of `modern/optimizers`) is held to bit-identity whatever the optimizer. Relax a schedule with
+    `constant_schedule` (`migrate parity --loss-tolerance R`) once you know why it drifts.
     """
     if mode != "exact":
         return STATISTICAL
+    if optimizer_flavour == "exact":
+        return EXACT_TWIN
     return SCHEDULES.get((mode, optimizer)) or ToleranceSchedule(
         f"exact/{optimizer}", 0.0, 1.0, 0.0,
         f"no calibrated schedule for {optimizer!r}: held to bit-identity; pass --loss-tolerance to allow drift.",

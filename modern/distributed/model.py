@@ -63,7 +63,7 @@ def build_distributed_model(params: dict[str, Any] | None = None, seed: int = 0)
     params = merged_params(params)
     model = DistributedConvNet(dropout_rate=params["dropout_rate"], seed=int(seed), name="mnist_conv_net")
     model(tf.zeros([1, *IMAGE_SHAPE], tf.uint8), training=False)
-    optimizer = make_optimizer(params)
+    optimizer = make_optimizer(params, "native")  # Keras' SGD: bit-identical to TF1's, and strategy-tested
     model.compile(optimizer=optimizer)
     optimizer.build(model.trainable_variables)
     if hasattr(model, "distribute_reduction_method"):

@@ -26,6 +26,9 @@ densified before the kernel, so bit-exactness is guaranteed for dense
 gradients only (TF1 applies sparse gradients with sparse kernels). On GPU,
 Keras 2.15 XLA-compiles update steps unless ``jit_compile=False``; the
 exact optimizers pass ``jit_compile=False`` there, as TF1 never compiled them.
+They are tested under the default (single-device) strategy; Adam's
+`finish_step` assigns its beta powers in replica context, which a
+`tf.distribute` strategy with mirrored variables refuses.
 """
 from __future__ import annotations
 

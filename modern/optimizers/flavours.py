@@ -27,7 +27,7 @@ from modern.optimizers import Adagrad, Adam, Ftrl, GradientDescent, Momentum, RM
 from modern.optimizers.base import TF1ExactOptimizer
 
 FLAVOURS = ("exact", "native")
-DEFAULT_FLAVOUR = "native"
+DEFAULT_FLAVOUR = "exact"
 """What `modern.model.build_model` and `python -m modern` use unless told otherwise."""
 
 

@@ -7,6 +7,7 @@ import tensorflow as tf
 from tensorflow import keras
 
 from modern.model import build_model
+from modern.optimizers import Adam, GradientDescent
 from modern.weights import load_legacy_checkpoint
 from tests.modern.tf1_graph import build_tf1_graph
 
@@ -45,11 +46,18 @@ def test_sgd_losses_are_bit_identical_to_a_tf1_graph_with_the_same_weights(mnist
 
 
 def test_optimizers_use_the_tf1_hyperparameters():
-    adam = build_model().optimizer
+    adam = build_model(optimizer_flavour="native").optimizer
     assert float(adam.epsilon) == 1e-8 and float(adam.beta_1) == 0.9 and float(adam.beta_2) == 0.999
     assert float(adam.learning_rate.numpy()) == pytest.approx(1e-3)
-    sgd = build_model({"optimizer": "sgd", "learning_rate": 0.5}).optimizer
+    sgd = build_model({"optimizer": "sgd", "learning_rate": 0.5}, optimizer_flavour="native").optimizer
     assert isinstance(sgd, keras.optimizers.SGD) and float(sgd.momentum) == 0.0
+
+
+def test_the_default_optimizers_are_the_tf1_exact_twins():
+    adam = build_model().optimizer
+    assert isinstance(adam, Adam) and (adam.beta1, adam.beta2, adam.epsilon) == (0.9, 0.999, 1e-8)
+    assert isinstance(build_model({"optimizer": "sgd"}).optimizer, GradientDescent)
+    assert build_model({"adam_epsilon": 1e-7}).optimizer.epsilon == 1e-7
 
 
 def test_layer_names_and_kernel_shapes_match_the_legacy_variables():

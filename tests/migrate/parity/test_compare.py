@@ -5,7 +5,7 @@ import pytest
 
 from migrate.core.protocol import expected_events, make_event
 from migrate.parity.compare import compare_events, compare_losses, compare_metrics
-from migrate.parity.tolerance import EXACT_ADAM, EXACT_SGD, STATISTICAL
+from migrate.parity.tolerance import EXACT_ADAM, EXACT_SGD, EXACT_TWIN, STATISTICAL, schedule_for
 
 
 def test_identical_losses_hold_with_zero_difference():
@@ -69,3 +69,11 @@ def test_metrics_gap_and_bar():
     assert too_far.problems == ["test accuracy differs by 0.90 points (allowed 0.50)"]
     below = compare_metrics({"accuracy": 0.97}, {"accuracy": 0.97}, accuracy_bar=0.98, max_accuracy_gap=0.005)
     assert len(below.problems) == 2
+
+
+def test_the_tf1_exact_optimizer_flavour_is_held_to_bit_identity_for_every_optimizer():
+    assert schedule_for("exact", "adam", "exact") is EXACT_TWIN
+    assert schedule_for("exact", "rmsprop", "exact").allowed(1000) == 0.0
+    assert schedule_for("exact", "adam", "native") is EXACT_ADAM
+    assert schedule_for("exact", "adam") is EXACT_ADAM
+    assert schedule_for("statistical", "adam", "exact") is STATISTICAL

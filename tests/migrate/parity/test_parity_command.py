@@ -96,12 +96,52 @@ def test_wrong_adam_epsilon_is_caught_by_the_first_update(tmp_path, capsys):
 
 
 @pytest.mark.estimator
-def test_correct_adam_stays_within_the_schedule(tmp_path):
-    code = main(["parity", "--optimizer", "adam", "--steps", "40", "--scenarios", "none", "--out", str(tmp_path)])
+def test_keras_own_adam_drifts_within_the_schedule(tmp_path):
+    code = main(["parity", "--optimizer", "adam", "--optimizer-flavour", "native", "--steps", "40",
+                 "--scenarios", "none", "--out", str(tmp_path)])
     summary = summary_of(tmp_path)
-    assert summary["losses"]["first_difference_step"] is not None, "Adam is expected to drift, not be identical"
+    assert summary["losses"]["first_difference_step"] is not None, "Keras' own Adam is expected to drift, not be identical"
     assert summary["losses"]["ok"], summary["failures"]
+    assert summary["config"]["modern_overrides"] == {"optimizer_flavour": "native"}
     assert code == 0, summary["failures"]
+
+
+@pytest.fixture(scope="module")
+def exact_adam_run(tmp_path_factory):
+    """Adam with the default (TF1-exact) Keras optimizer, 20 steps; the trace is kept for the TF 2.21 check."""
+    out = tmp_path_factory.mktemp("parity-adam")
+    code = main(["parity", "--mode", "exact", "--optimizer", "adam", "--steps", "20", "--scenarios", "none",
+                 "--out", str(out), "--record", str(out / "trace.json")])
+    return code, out
+
+
+@pytest.mark.estimator
+def test_exact_adam_is_bit_identical_on_tf215(exact_adam_run):
+    code, out = exact_adam_run
+    summary = summary_of(out)
+    assert summary["losses"]["max_abs_loss_diff"] == 0.0 and summary["losses"]["first_difference_step"] is None
+    assert "bit-identical" in summary["losses"]["tolerance"]
+    assert summary["config"]["params"]["optimizer_flavour"] == "exact"
+    assert summary["metrics"]["legacy"]["accuracy"] == summary["metrics"]["modern"]["accuracy"]
+    assert code == 0, summary["failures"]
+
+
+@pytest.mark.estimator
+def test_tf215_adam_trace_vs_tf221_exact_adam_is_bit_identical(exact_adam_run, tmp_path):
+    python = tf221_python()
+    if not python.exists():
+        pytest.skip(f"no TF 2.21 environment at {python}; `python3 dev.py test` creates it")
+    _, recorded = exact_adam_run
+    out = tmp_path / "tf221"
+    result = subprocess.run(
+        [str(python), "-m", "migrate", "parity", "--mode", "exact", "--optimizer", "adam", "--steps", "20",
+         "--scenarios", "none", "--side", "modern", "--against", str(recorded / "trace.json"), "--out", str(out)],
+        capture_output=True, text=True, cwd=ROOT, env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    summary = summary_of(out)
+    assert summary["versions"]["modern"]["keras"].startswith("3.")
+    assert summary["losses"]["max_abs_loss_diff"] == 0.0
 
 
 @pytest.mark.estimator

@@ -10,7 +10,6 @@ from tests.modern.optimizers.twin import run_twins
 @pytest.mark.parametrize(
     "kwargs",
     [
-        pytest.param({"learning_rate": 0.1}, id="TF1 defaults"),
         pytest.param({"learning_rate": 0.3, "initial_accumulator_value": 0.5}, id="initial accumulator 0.5"),
     ],
 )

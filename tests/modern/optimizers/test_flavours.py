@@ -39,3 +39,10 @@ def test_every_family_has_both_flavours(name):
 def test_bad_names_are_refused_with_the_choices(call, message):
     with pytest.raises((ValueError, TypeError), match=message):
         call()
+
+
+def test_the_cli_spells_the_same_flavours_without_importing_keras():
+    from modern.cli import DEFAULT_OPTIMIZER_FLAVOUR, OPTIMIZER_FLAVOURS
+    from modern.optimizers.flavours import DEFAULT_FLAVOUR, FLAVOURS
+
+    assert (OPTIMIZER_FLAVOURS, DEFAULT_OPTIMIZER_FLAVOUR) == (FLAVOURS, DEFAULT_FLAVOUR)

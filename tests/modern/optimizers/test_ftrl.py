@@ -16,10 +16,12 @@ REGULARISED = {
 @pytest.mark.parametrize(
     "kwargs",
     [
-        pytest.param({"learning_rate": 0.1}, id="TF1 defaults"),
-        pytest.param(REGULARISED, id="l1 and l2"),
-        pytest.param({**REGULARISED, "l2_shrinkage_regularization_strength": 0.05, "beta": 0.3}, id="shrinkage and beta (FtrlV2)"),
-        pytest.param({"learning_rate": 0.2, "learning_rate_power": -0.7, "initial_accumulator_value": 0.4}, id="power and accumulator"),
+        pytest.param(REGULARISED, id="l1 and l2 (Ftrl)"),
+        pytest.param(
+            {**REGULARISED, "l2_shrinkage_regularization_strength": 0.05, "beta": 0.3, "learning_rate_power": -0.7,
+             "initial_accumulator_value": 0.4},
+            id="shrinkage, beta, power and accumulator (FtrlV2)",
+        ),
     ],
 )
 def test_every_variable_and_slot_equals_tf1_ftrl_bit_for_bit(kwargs):

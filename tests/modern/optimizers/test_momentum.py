@@ -5,7 +5,6 @@ import tensorflow as tf
 from tensorflow import keras
 
 from modern.optimizers import Momentum
-from modern.optimizers.flavours import make_optimizer
 from tests.modern.optimizers.twin import run_twins
 
 
@@ -33,14 +32,6 @@ def test_a_decaying_learning_rate_rescales_the_whole_accumulator_like_tf1():
 
     assert twins.mismatches == []
 
-
-def test_keras_sgd_with_momentum_is_not_bit_identical():
-    twins = run_twins(
-        lambda lr: tf.compat.v1.train.MomentumOptimizer(0.05, momentum=0.9),
-        make_optimizer("momentum", "native", learning_rate=0.05, momentum=0.9),
-    )
-
-    assert twins.mismatches
 
 
 def test_slot_is_named_like_tf1_checkpoints():

@@ -4,7 +4,6 @@ import pytest
 import tensorflow as tf
 
 from modern.optimizers import RMSProp
-from modern.optimizers.flavours import make_optimizer
 from tests.modern.optimizers.twin import run_twins
 
 
@@ -12,7 +11,6 @@ from tests.modern.optimizers.twin import run_twins
     "kwargs",
     [
         pytest.param({"learning_rate": 0.01}, id="TF1 defaults"),
-        pytest.param({"learning_rate": 0.01, "momentum": 0.9}, id="with momentum"),
         pytest.param({"learning_rate": 0.01, "momentum": 0.5, "centered": True, "decay": 0.8, "epsilon": 1e-6}, id="centered"),
     ],
 )
@@ -30,9 +28,3 @@ def test_slots_follow_tf1_creation_order_and_start_at_tf1_values():
     assert optimizer.tf1_slot_names("w") == {"rms": "w/RMSProp", "mg": "w/RMSProp_1", "momentum": "w/RMSProp_2"}
     assert optimizer.slot(variable, "rms").numpy().tolist() == [1.0, 1.0]
     assert RMSProp(0.1).tf1_slot_names("w") == {"rms": "w/RMSProp", "momentum": "w/RMSProp_1"}
-
-
-def test_keras_rmsprop_is_not_bit_identical():
-    twins = run_twins(lambda lr: tf.compat.v1.train.RMSPropOptimizer(0.01), make_optimizer("rmsprop", "native", learning_rate=0.01))
-
-    assert twins.mismatches

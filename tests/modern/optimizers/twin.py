@@ -1,7 +1,7 @@
 """Run a TF1 optimizer and its Keras twin side by side on the same graph-free problem.
 
 The problem: a two-layer tanh regression (kernels, biases) on fixed random
-data, small enough that 20 steps take milliseconds but with curvature, so
+data, small enough that 12 steps take milliseconds but with curvature, so
 any difference in rounding shows up in the variables and slots. The TF1
 optimizer runs eagerly on `tf.Variable`s (TF1 optimizers support eager
 execution); the Keras optimizer runs inside a `tf.function`, as in `fit`,
@@ -67,7 +67,7 @@ class Twins:
 def run_twins(
     make_tf1: Callable[[Callable[[], tf.Tensor] | None], Any],
     keras_optimizer: keras.optimizers.Optimizer,
-    steps: int = 20,
+    steps: int = 12,
     tf1_learning_rate: Callable[[tf.Variable], Callable[[], tf.Tensor]] | None = None,
 ) -> Twins:
     """`steps` updates on both sides, comparing every value after the first and the last.
