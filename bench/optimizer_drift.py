@@ -19,6 +19,7 @@ load, so one run is enough (the figures are deterministic with
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -109,6 +110,19 @@ def _cell(figures: dict[str, float]) -> str:
     return f"{loss:.1e} / {weights:.1e}"
 
 
+def previous_results(args: argparse.Namespace) -> dict:
+    """The families of an earlier run with the same settings (`--merge`), so a run can be completed in parts."""
+    path = args.results_dir / f"{args.name}.json"
+    if not path.exists():
+        return {}
+    earlier = json.loads(path.read_text())
+    settings = {"steps": args.steps, "checkpoints": args.checkpoints, "batch_size": args.batch_size, "seed": args.seed}
+    if earlier.get("settings") != settings:
+        raise SystemExit(f"--merge: {path} was measured with {earlier.get('settings')}, not {settings}")
+    return {family: {**result, "drift": {int(step): figures for step, figures in result["drift"].items()}}
+            for family, result in earlier["results"].items() if family not in args.families}
+
+
 def report(args: argparse.Namespace, results: dict, load_before: tuple[float, float, float]) -> tuple[dict, str]:
     """The result file's payload and Markdown table for the families measured so far."""
     payload = {
@@ -144,6 +158,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--families", nargs="+", default=list(HYPERPARAMETERS), choices=list(HYPERPARAMETERS))
     parser.add_argument("--quick", action="store_true", help="20 steps, checkpoints 1/10/20, nothing written")
+    parser.add_argument("--merge", action="store_true",
+                        help="keep the other families of an existing <name>.json measured with the same settings")
     parser.add_argument("--name", default="optimizer_drift")
     parser.add_argument("--results-dir", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
@@ -156,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     arrays = mnist_arrays()
     load_before = load_average()
-    results = {}
+    results = previous_results(args) if args.merge else {}
     for family in args.families:
         runs = {flavour: train(family, flavour, arrays, args.steps, args.checkpoints, args.batch_size, args.seed)
                 for flavour in ("exact", "native")}
