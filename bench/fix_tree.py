@@ -51,7 +51,8 @@ def unintended_lines(diff: str) -> list[str]:
 
     def flush() -> None:
         kept_added = [line for line in added if not line.lstrip().startswith("from absl import ")]
-        kept_removed = [line for line in removed if not _is_moved_import(line)]
+        bound = {name for line in added for name in _absl_bound_names(line)}
+        kept_removed = [line for line in removed if not _is_moved_import(line) and _alias_target(line) not in bound]
         if [_MOVED.sub("M", line) for line in kept_removed] != [_MOVED.sub("M", line) for line in kept_added]:
             problems.extend(["-" + line for line in kept_removed] + ["+" + line for line in kept_added])
         removed.clear()
@@ -68,6 +69,20 @@ def unintended_lines(diff: str) -> list[str]:
             flush()
     flush()
     return problems
+
+
+def _absl_bound_names(line: str) -> list[str]:
+    """Names bound by an added `from absl import a, b as c`."""
+    stripped = line.strip()
+    if not stripped.startswith("from absl import "):
+        return []
+    return [part.split(" as ")[-1].strip() for part in stripped[len("from absl import "):].split(",")]
+
+
+def _alias_target(line: str) -> str | None:
+    """`flags = flags_lib` (a module alias the fix turns into an import) → `flags`."""
+    match = re.match(r"^\s*(\w+) = [\w.]+\s*$", line)
+    return match.group(1) if match else None
 
 
 def _is_moved_import(line: str) -> bool:

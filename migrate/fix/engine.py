@@ -246,6 +246,12 @@ class _Planner:
             if refused:
                 for use, reason in refused:
                     plan.declined.append(Declined(use.line, site.code, use.spelling, reason))
+                first = refused[0][0]
+                held = f"`{site.local}` is bound once for all its uses and `{first.spelling}` (line {first.line}) cannot move"
+                refused_nodes = {use.node for use, _ in refused}
+                plan.declined.extend(
+                    Declined(use.line, site.code, use.spelling, held) for use in uses if use.node not in refused_nodes
+                )
                 continue
             plan.sites.setdefault(site.statement, []).append(site)
             plan.rewrites += 1

@@ -23,3 +23,9 @@ def test_any_other_change_is_reported() -> None:
     bad = GOOD.replace('+logging.info("a %s", b)', '+logging.info("a %s", c)')
     assert unintended_lines(bad) == ['-tf.compat.v1.logging.info("a %s", b)', '+logging.info("a %s", c)']
     assert "+x = 1" in unintended_lines(GOOD + "+x = 1\n")
+
+
+def test_a_module_alias_replaced_by_an_absl_import_is_intended() -> None:
+    diff = "@@ -1,2 +1,2 @@\n-flags = flags_lib\n+from absl import flags\n FLAGS = flags.FLAGS\n"
+    assert unintended_lines(diff) == []
+    assert unintended_lines(diff.replace("+from absl import flags", "+from absl import app")) == ["-flags = flags_lib"]

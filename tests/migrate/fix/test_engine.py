@@ -295,9 +295,17 @@ def test_declined_uses_name_the_reason() -> None:
 def test_a_binding_with_one_unsafe_use_is_left_whole() -> None:
     source = "from tensorflow.compat.v1 import logging\nlogging.info('a')\nlogging.fatal('b')\n"
     result = fix_text(source)
-    assert result.text == source and [item.spelling for item in result.declined] == ["logging.fatal"]
+    assert result.text == source and [item.spelling for item in result.declined] == ["logging.info", "logging.fatal"]
 
 
 def test_syntax_error_raises_with_the_line() -> None:
     with pytest.raises(FixFailed, match="syntax error"):
         fix_text("import tensorflow as tf\ndef broken(:\n")
+
+
+def test_every_use_of_a_binding_held_back_by_one_unsafe_use_is_listed() -> None:
+    source = "from tensorflow.compat.v1 import logging\nlogging.info('a')\nv = logging.get_verbosity()\n"
+    result = fix_text(source)
+    assert result.text == source
+    assert [(item.line, item.spelling) for item in result.declined] == [(2, "logging.info"), (3, "logging.get_verbosity")]
+    assert "`logging.get_verbosity` (line 3) cannot move" in result.declined[0].reason
