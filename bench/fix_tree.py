@@ -7,7 +7,7 @@
 
 The tree's `.py` files are copied to `bench/.work/trees/fix-<tree>/`, then:
 
-1. `migrate fix --diff` (the diff is kept) and `migrate fix` (timed);
+1. `migrate fix` (timed), the diff taken against a copy made before;
 2. every file of the tree must still parse (`ast.parse`);
 3. `migrate report --select TFM502,TFM503` afterwards: every remaining finding
    must be a use `migrate fix` listed as left as is (with its reason);
@@ -31,6 +31,7 @@ from pathlib import Path
 
 from bench.common import RESULTS, ROOT, load_average, machine, markdown_table, publish, timestamp
 from bench.report_speed import copy_python_tree, package_directory
+from migrate.fix.apply import unified_diff
 
 WORK = ROOT / "bench" / ".work" / "trees"
 FIXED_RULES = "TFM502,TFM503"
@@ -98,8 +99,7 @@ def sample(diff: str, files: int) -> str:
 def check_tree(tree: Path) -> dict:
     """Run the acceptance steps on a fresh copy; return figures and the failed checks."""
     failures: list[str] = []
-    diff_run = migrate("fix", "--diff", "--quiet", str(tree))
-    diff = diff_run.stdout
+    pristine = {path: path.read_bytes() for path in tree.rglob("*.py")}
     started = time.perf_counter()
     load_before = load_average()[0]
     fix_run = migrate("fix", str(tree))
@@ -109,6 +109,10 @@ def check_tree(tree: Path) -> dict:
         failures.append(f"migrate fix exited {fix_run.returncode}: {fix_run.stderr[-500:]}")
     declined = [match.groupdict() for match in map(_DECLINED.match, fix_run.stderr.splitlines()) if match]
     rewritten = [line.split(" ", 2)[1] for line in fix_run.stderr.splitlines() if line.startswith("fixed ")]
+    diff = "".join(
+        unified_diff(str(path), before, path.read_bytes())
+        for path, before in sorted(pristine.items()) if path.read_bytes() != before
+    )
     unparsable = []
     for path in tree.rglob("*.py"):
         try:
