@@ -26,8 +26,8 @@ import json
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from bench.common import RESULTS, Spread, load_average, machine, markdown_table, publish, timestamp
 

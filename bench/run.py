@@ -15,9 +15,9 @@ import argparse
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 from bench.common import README, RESULTS, ROOT, wait_for_quiet
 

@@ -89,8 +89,8 @@ def main(argv: list[str] | None = None) -> int:
 
     table = json.loads(options.arguments.read_text()) if options.arguments else {}
     before = load_average()
-    import numpy as np
     import keras
+    import numpy as np
 
     model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3, activation="relu"), keras.layers.Dense(1)])
     model.compile(optimizer="sgd", loss="mse")

@@ -40,9 +40,10 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Protocol, Sequence
+from typing import Any, Protocol
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 

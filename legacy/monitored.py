@@ -17,7 +17,8 @@ Estimator can evaluate what this loop trained, and vice versa.
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import tensorflow as tf

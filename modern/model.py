@@ -27,7 +27,8 @@ which the callbacks in `modern.callbacks` read. The same code runs on Keras
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import tensorflow as tf
 from tensorflow import keras

@@ -32,8 +32,8 @@ from __future__ import annotations
 import mmap
 import os
 import zipfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import numpy as np
 import tensorflow as tf

@@ -23,9 +23,10 @@ from __future__ import annotations
 import logging
 import os
 import signal
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import tensorflow as tf

@@ -22,7 +22,8 @@ converts the weights for a stock `keras.layers.LSTM` (``params["rnn"] =
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import keras
 import numpy as np

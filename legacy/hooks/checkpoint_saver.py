@@ -12,7 +12,7 @@ which saves neither at step 0 nor at the end).
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import tensorflow as tf
 

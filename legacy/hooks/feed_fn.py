@@ -12,7 +12,8 @@ batch yielded by a generator into `Dataset.from_generator`.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 import tensorflow as tf

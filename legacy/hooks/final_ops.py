@@ -12,7 +12,8 @@ Twin: `modern/callbacks/final_ops.py` (`evaluate(return_dict=True)` /
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import tensorflow as tf
 

@@ -12,7 +12,7 @@ runs `model.evaluate` on the live model on the same schedule).
 """
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import tensorflow as tf
 

@@ -11,7 +11,7 @@ TF2 iterates datasets eagerly, so there is no initializer to run and nothing to 
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import tensorflow as tf
 

@@ -13,7 +13,7 @@ values must come from the train step's logs).
 """
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 import tensorflow as tf
 

@@ -8,7 +8,7 @@ Twin: `modern/callbacks/stop_on_condition.py`.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import tensorflow as tf
 

@@ -53,7 +53,8 @@ Event fields:
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 PHASES = ("train", "evaluate", "predict")
 EVENTS = ("begin", "after_create_session", "before_run", "after_run", "request_stop", "end")

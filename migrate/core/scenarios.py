@@ -10,8 +10,8 @@ not learning.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from migrate.core.protocol import Event
 

@@ -15,10 +15,10 @@ import os
 import re
 import stat
 import tempfile
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Sequence
 
 from migrate.fix.documents import Outcome, Unfixable, fix_document
 from migrate.fix.engine import Declined

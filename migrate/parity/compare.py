@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import difflib
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from migrate.core.protocol import Event
 from migrate.parity.tolerance import ToleranceSchedule

@@ -17,7 +17,8 @@ re-binds it to something that is not TensorFlow.
 from __future__ import annotations
 
 import ast
-from typing import Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from migrate.report.api_tree import binds_alias
 from migrate.report.names import canonical, is_tensorflow

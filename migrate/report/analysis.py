@@ -15,9 +15,10 @@ from __future__ import annotations
 import ast
 import gc
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import TYPE_CHECKING
 
 from migrate.report.aliases import AliasTable, Binding, absolute_module, build_alias_table, dotted_parts
 from migrate.report.api_tree import is_module

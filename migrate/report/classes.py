@@ -7,7 +7,7 @@ so a class found by the report is found again by `migrate scaffold`.
 from __future__ import annotations
 
 import ast
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.core.protocol import HOOK_METHODS as PROTOCOL_METHODS  # noqa: F401  (the one list lives in the core)
 

@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Callable, Mapping, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from migrate.report.aliases import AliasTable, dotted_parts
 

@@ -11,8 +11,8 @@ canonical name.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from migrate.core.hook_map import HookEquivalent
 from migrate.core.protocol import KERAS_TO_TF1, PHASES, TF1_TO_KERAS  # noqa: F401  (TF1_TO_KERAS re-exported for rules)

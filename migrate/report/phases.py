@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import re
 
-from migrate.core.protocol import KERAS_TO_TF1, PHASES
+from migrate.core.protocol import KERAS_TO_TF1
 from migrate.report.aliases import dotted_parts
 
 KERAS_PREFIX = {"train": "on_train_", "evaluate": "on_test_", "predict": "on_predict_"}

@@ -22,8 +22,9 @@ from __future__ import annotations
 import ast
 import importlib
 import pkgutil
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from migrate.report.context import FileContext

@@ -10,10 +10,11 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence, TextIO
+from typing import TextIO
 
 from migrate.report.analysis import analyse_file
 from migrate.report.api_tree import api_tree

@@ -13,9 +13,9 @@ import io
 import os
 import stat
 import tokenize
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator, Sequence
 
 from migrate.report.model import FileResult
 from migrate.report.notebooks import BrokenNotebook, notebook_source

@@ -48,7 +48,7 @@ import logging
 import os
 import shutil
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 import tensorflow as tf
 from tensorflow import keras

@@ -24,7 +24,7 @@ Example::
 """
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from tensorflow import keras
 

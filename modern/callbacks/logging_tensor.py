@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 from tensorflow import keras

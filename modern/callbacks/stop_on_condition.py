@@ -32,7 +32,7 @@ Example::
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from tensorflow import keras
 

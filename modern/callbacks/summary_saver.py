@@ -31,7 +31,7 @@ from __future__ import annotations
 import numbers
 import os
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import tensorflow as tf

@@ -32,8 +32,9 @@ They are tested under the default (single-device) strategy; Adam's
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import tensorflow as tf
 from tensorflow import keras

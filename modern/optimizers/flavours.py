@@ -18,8 +18,9 @@ use for gradient descent).
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from tensorflow import keras
 

@@ -1,7 +1,7 @@
 """Fixtures for the legacy tests: small real-MNIST slices and fresh Estimators."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 

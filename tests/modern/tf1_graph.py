@@ -7,8 +7,9 @@ weights must give identical logits and identical per-step SGD losses.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import tensorflow as tf

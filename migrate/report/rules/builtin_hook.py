@@ -35,7 +35,7 @@ callbacks = [StopAtStep(last_step=1000),        # modern/callbacks/stop_at_step.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register

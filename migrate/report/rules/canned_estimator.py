@@ -27,7 +27,7 @@ model = keras.Sequential([keras.layers.Dense(128, "relu"), keras.layers.Dense(64
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register

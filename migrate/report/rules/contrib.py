@@ -30,7 +30,7 @@ net = keras.layers.Conv2D(32, 3, padding="same")(images)
 from __future__ import annotations
 
 import ast
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.context import FileContext, Reference
 from migrate.report.names import canonical

@@ -27,7 +27,7 @@ model.fit(train_ds, validation_data=eval_ds, epochs=10, callbacks=callbacks)
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register

@@ -31,7 +31,7 @@ model.fit(dataset)               # or: for features, labels in dataset: ...
 from __future__ import annotations
 
 import ast
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register

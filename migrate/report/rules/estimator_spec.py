@@ -30,7 +30,7 @@ model.compile(optimizer=keras.optimizers.SGD(0.1),
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register

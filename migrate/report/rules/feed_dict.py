@@ -28,7 +28,7 @@ model.fit(dataset, epochs=1)
 from __future__ import annotations
 
 import ast
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.context import FileContext
 from migrate.report.registry import Message, Rule, register

@@ -31,7 +31,7 @@ dataset = tf.data.Dataset.from_generator(batches, output_signature=signature)   
 from __future__ import annotations
 
 import ast
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register

@@ -29,7 +29,7 @@ step = int(model.optimizer.iterations.numpy())   # e.g. in a callback
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register

@@ -31,7 +31,7 @@ def on_train_begin(self, logs=None):
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.context import FileContext, MethodBody
 from migrate.report.names import display

@@ -31,7 +31,7 @@ model.fit(dataset, callbacks=[StopCallback()])   # the callback that replaces St
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.hierarchy import HookInstantiation
 from migrate.report.registry import Rule, register

@@ -33,7 +33,7 @@ def on_train_batch_end(self, batch, logs=None):
 from __future__ import annotations
 
 import ast
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.context import FileContext, MethodBody, spelled
 from migrate.report.registry import Message, Rule, register

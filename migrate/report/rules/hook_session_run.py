@@ -33,7 +33,7 @@ def on_train_begin(self, logs=None):
 from __future__ import annotations
 
 import ast
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.aliases import dotted_parts
 from migrate.report.context import FileContext, MethodBody, spelled

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.aliases import dotted_parts
 from migrate.report.context import FileContext

@@ -35,7 +35,7 @@ def build_model() -> keras.Model:          # modern/model.py
 from __future__ import annotations
 
 import ast
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.context import FileContext
 from migrate.report.registry import Message, Rule, register

@@ -29,7 +29,7 @@ dataset = tf.data.TFRecordDataset(files).map(parse).shuffle(1000).batch(128).pre
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register

@@ -29,7 +29,7 @@ checkpoint.save(f"{model_dir}/ckpt")      # converting TF1 checkpoints: modern/w
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register

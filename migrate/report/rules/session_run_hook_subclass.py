@@ -38,7 +38,7 @@ class LossLogger(keras.callbacks.Callback):
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.hierarchy import HookClass
 from migrate.report.names import display

@@ -27,7 +27,7 @@ logging.info("step %d", step)
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.fix.rules.tf_logging import NOT_MOVED
 from migrate.report.context import FileContext, Reference

@@ -29,7 +29,7 @@ model.compile(loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register

@@ -28,7 +28,7 @@ model.compile(..., metrics=[keras.metrics.SparseCategoricalAccuracy(name="accura
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register

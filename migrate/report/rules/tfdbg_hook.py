@@ -30,7 +30,7 @@ model.fit(dataset)              # then open TensorBoard's Debugger V2 tab
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register

@@ -30,7 +30,7 @@ model.fit(train_ds, epochs=10, steps_per_epoch=100,
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register

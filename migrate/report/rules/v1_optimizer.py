@@ -42,7 +42,7 @@ model.compile(optimizer=keras.optimizers.Adam(1e-3, epsilon=1e-8), loss=loss)
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register

@@ -31,7 +31,7 @@ callbacks = [keras.callbacks.TensorBoard(log_dir, update_freq=100)]
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register

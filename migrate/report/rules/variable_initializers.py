@@ -25,7 +25,7 @@ model = build_model()   # weights exist as soon as the model is built
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, register

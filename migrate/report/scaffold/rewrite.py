@@ -16,8 +16,8 @@ two-space file and placed in a four-space module comes out with four.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import libcst as cst
 

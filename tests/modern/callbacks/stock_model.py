@@ -21,9 +21,9 @@ import logging
 import math
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Callable
 
 import numpy as np
 import tensorflow as tf

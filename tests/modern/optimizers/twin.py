@@ -9,8 +9,9 @@ on Keras variables (Keras 3) or `tf.Variable`s (Keras 2.15).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import tensorflow as tf

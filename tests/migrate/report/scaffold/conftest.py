@@ -1,7 +1,7 @@
 """What every scaffold must satisfy (issue 14), as fixtures; the checks live in `migrate.report.scaffold.check`."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 
@@ -39,8 +39,8 @@ def scaffold_of(write, run_scan, tmp_path):
 @pytest.fixture(scope="session")
 def stock_model():
     """A compiled two-layer Keras model and a few batches: what a callback must survive fit/evaluate/predict on."""
-    import numpy as np
     import keras
+    import numpy as np
 
     model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3, activation="relu"), keras.layers.Dense(1)])
     model.compile(optimizer="sgd", loss="mse")
