@@ -155,5 +155,11 @@ def load_pair(spec: str | Path) -> Pair:
         raise PairError(
             f"{path} does not import: {type(error).__name__}: {error}{where}. Fix the pair file (try `python {path}`)."
         ) from error
-    name = str(spec) if str(spec) in BUILTIN_PAIRS else path.stem
-    return pair_from(module, name=name, origin=str(path))
+    return pair_from(module, name=_pair_name(spec, path), origin=str(path))
+
+
+def _pair_name(spec: str | Path, path: Path) -> str:
+    """How reports name a pair: a built-in's name, a file's stem, or its folder for the usual `<folder>/pair.py`."""
+    if str(spec) in BUILTIN_PAIRS:
+        return str(spec)
+    return path.parent.name if path.stem == "pair" and path.parent.name else path.stem

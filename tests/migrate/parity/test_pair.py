@@ -22,9 +22,23 @@ def write(tmp_path, text, name="pair.py"):
 
 
 def test_a_minimal_pair_loads_with_its_names(tmp_path):
-    pair = load_pair(write(tmp_path, MINIMAL + "PARAMS = {'units': 8}\n"))
-    assert pair.name == "pair" and pair.params == {"units": 8}
+    folder = tmp_path / "penguins"
+    folder.mkdir()
+    pair = load_pair(write(folder, MINIMAL + "PARAMS = {'units': 8}\n"))
+    assert pair.params == {"units": 8}
     assert not pair.has_eval and not pair.has("legacy_hooks")
+
+
+@pytest.mark.parametrize(
+    ("folder", "file", "name"),
+    [
+        pytest.param("penguins", "pair.py", "penguins", id="<folder>/pair.py is named after its folder"),
+        pytest.param("pairs", "lstm_pair.py", "lstm_pair", id="any other file after itself"),
+    ],
+)
+def test_reports_name_a_pair_file_by_what_tells_it_apart(tmp_path, folder, file, name):
+    (tmp_path / folder).mkdir()
+    assert load_pair(write(tmp_path / folder, MINIMAL, name=file)).name == name
 
 
 def test_the_builtin_mnist_pair_is_shipped():
