@@ -2,7 +2,8 @@
 
 ## What it does
 Checks for calls constructing TensorFlow's own hooks (`tf.train.*Hook`,
-`tf.estimator.*Hook`, the early-stopping hook factories) and names the Keras
+`tf.estimator.*Hook`, `tf.data.experimental.CheckpointInputPipelineHook`, the
+early-stopping and stop-at-checkpoint-step hook factories) and names the Keras
 callback in `modern/callbacks/` that replaces each, with the differences to
 watch, as declared by that callback's `TF1_EQUIVALENT` metadata (the same
 table `migrate hooks` prints).
@@ -44,13 +45,14 @@ RULE = Rule(code="TFM202", name="builtin-hook", effort="rewrite", doc=__doc__, m
 
 HOOK_FACTORIES = frozenset({
     "stop_if_no_decrease_hook", "stop_if_no_increase_hook", "stop_if_higher_hook",
-    "stop_if_lower_hook", "make_early_stopping_hook",
+    "stop_if_lower_hook", "make_early_stopping_hook", "make_stop_at_checkpoint_step_hook",
 })
+HOOK_MODULES = ("tensorflow.train.", "tensorflow.estimator.", "tensorflow.contrib.", "tensorflow.data.")
 
 
 def builtin_hook_name(name: str) -> str | None:
     """The hook's class (or factory) name when `name` is a TensorFlow built-in hook."""
-    if not name.startswith(("tensorflow.train.", "tensorflow.estimator.", "tensorflow.contrib.")):
+    if not name.startswith(HOOK_MODULES):
         return None
     last = name.rpartition(".")[2]
     if last in HOOK_FACTORIES or (last.endswith("Hook") and last != "SessionRunHook"):
@@ -58,7 +60,7 @@ def builtin_hook_name(name: str) -> str | None:
     return None
 
 
-@register(RULE, "tensorflow.train.*", "tensorflow.estimator.*", "tensorflow.contrib.*")
+@register(RULE, *(f"{module}*" for module in HOOK_MODULES))
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
     hook = builtin_hook_name(reference.name)
     call = reference.call

@@ -25,6 +25,8 @@ def test_noop(source: str, findings) -> None:
         pytest.param('import tensorflow.compat.v1 as tf\ntf.compat.v1.train.StopAtStepHook(last_step=5)\n', [2], id='StopAtStepHook through compat.v1'),
         pytest.param("import tensorflow as tf\ntf.estimator.CheckpointSaverHook(d)\ntf.estimator.experimental.stop_if_no_decrease_hook(e, 'loss', 10)\n", [2, 3], id='estimator hooks and factories'),
         pytest.param('from tensorflow.python.training import basic_session_run_hooks as h\nh.NanTensorHook(loss)\n', [2], id='private module spelling'),
+        pytest.param('import tensorflow as tf\ntf.data.experimental.CheckpointInputPipelineHook(est)\n', [2], id='the input-pipeline checkpoint hook under tf.data'),
+        pytest.param('import tensorflow as tf\ntf.estimator.experimental.make_stop_at_checkpoint_step_hook(est, 100)\n', [2], id='the stop-at-checkpoint-step factory'),
     ],
 )
 def test_finding(source: str, lines: list[int], findings) -> None:
