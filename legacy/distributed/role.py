@@ -85,8 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--optimizer", choices=("sgd", "adam"), default="sgd")
     parser.add_argument("--dropout-rate", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--save-steps", type=int, default=10)
-    parser.add_argument("--log-steps", type=int, default=10)
+    parser.add_argument("--save-checkpoints-steps", type=int, default=10)
+    parser.add_argument("--log-step-count-steps", type=int, default=10)
     parser.add_argument("--initial-weights-out", type=Path, help="chief: write the step-0 model variables here (.npz)")
     parser.add_argument("--trace", type=Path)
     parser.add_argument("--progress", type=Path)
@@ -219,14 +219,14 @@ def run_worker(args: argparse.Namespace, index: int, cluster: dict[str, list[str
         uninitialized = None if is_chief else tf.compat.v1.report_uninitialized_variables(tf.compat.v1.global_variables())
         scaffold = tf.compat.v1.train.Scaffold(saver=tf.compat.v1.train.Saver(max_to_keep=None, save_relative_paths=True))
         chief_hooks = [
-            tf.compat.v1.train.CheckpointSaverHook(str(args.model_dir), save_steps=args.save_steps, scaffold=scaffold,
+            tf.compat.v1.train.CheckpointSaverHook(str(args.model_dir), save_steps=args.save_checkpoints_steps, scaffold=scaffold,
                                                    listeners=[Saved()]),
-            Summaries(save_steps=args.log_steps, output_dir=str(args.model_dir), scaffold=scaffold),
-            StepCounter(every_n_steps=args.log_steps, output_dir=str(args.model_dir)),
+            Summaries(save_steps=args.log_step_count_steps, output_dir=str(args.model_dir), scaffold=scaffold),
+            StepCounter(every_n_steps=args.log_step_count_steps, output_dir=str(args.model_dir)),
         ]
         hooks = [
             optimizer.make_session_run_hook(is_chief, num_tokens=0),
-            Logging({"step": global_step, "loss": loss}, every_n_iter=args.log_steps),
+            Logging({"step": global_step, "loss": loss}, every_n_iter=args.log_step_count_steps),
             tf.compat.v1.train.StopAtStepHook(last_step=args.steps),
         ]
         if not is_chief:

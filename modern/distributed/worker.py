@@ -67,8 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--optimizer", choices=("sgd", "adam"), default="sgd")
     parser.add_argument("--dropout-rate", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--save-steps", type=int, default=10)
-    parser.add_argument("--log-steps", type=int, default=10)
+    parser.add_argument("--save-checkpoints-steps", type=int, default=10)
+    parser.add_argument("--log-step-count-steps", type=int, default=10)
     parser.add_argument("--initial-weights", type=Path, help=".npz of legacy variable name -> initial value")
     parser.add_argument("--trace", type=Path, required=True)
     parser.add_argument("--progress", type=Path)
@@ -175,10 +175,10 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
         actions.append({"callback": "LoggingTensor", "step": int(float(values["step"]))})
         return f"step = {int(float(values['step']))}, loss = {float(values['loss']):.6f}"
 
-    saver = CheckpointSaver(args.model_dir, save_steps=args.save_steps, max_to_keep=None)
-    counter = StepCounter(every_n_steps=args.log_steps, output_dir=args.model_dir)
-    summaries = SummarySaver(args.model_dir, save_steps=args.log_steps, keys=["step_loss"])
-    logger = LoggingTensor({"step": "global_step", "loss": "step_loss"}, every_n_iter=args.log_steps, formatter=log_line)
+    saver = CheckpointSaver(args.model_dir, save_steps=args.save_checkpoints_steps, max_to_keep=None)
+    counter = StepCounter(every_n_steps=args.log_step_count_steps, output_dir=args.model_dir)
+    summaries = SummarySaver(args.model_dir, save_steps=args.log_step_count_steps, keys=["step_loss"])
+    logger = LoggingTensor({"step": "global_step", "loss": "step_loss"}, every_n_iter=args.log_step_count_steps, formatter=log_line)
     trained_from = time.monotonic()
     if start < args.steps:
         dataset = strategy.distribute_datasets_from_function(

@@ -22,7 +22,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--workers", type=int, help="train both sides on N local worker processes (SGD, synchronous)")
     group.add_argument("--kill", metavar="worker:I@STEP",
                        help="SIGKILL worker I at global step STEP on each side; the cluster restarts from its checkpoint")
-    group.add_argument("--save-steps", type=int, help="checkpoint every N steps (default: steps / 4)")
+    group.add_argument("--save-checkpoints-steps", type=int, help="checkpoint every N steps (default: steps / 4)")
     group.add_argument("--train-examples", type=int, help="use the first N training images (default: all)")
     group.add_argument("--test-examples", type=int, help="evaluate on the first N test images (default: all)")
     group.add_argument("--modern-python", help="interpreter for the modern side (e.g. a TF 2.21 venv's python)")
@@ -48,7 +48,7 @@ def config_from_args(args: argparse.Namespace):
         config = DistributedConfig(
             workers=args.workers, steps=steps, global_batch_size=args.batch_size if args.batch_size is not None else DEFAULT_GLOBAL_BATCH,
             learning_rate=args.learning_rate if args.learning_rate is not None else 0.05, seed=args.seed,
-            save_steps=args.save_steps or max(1, steps // 4), log_steps=max(1, steps // 4),
+            save_steps=args.save_checkpoints_steps or max(1, steps // 4), log_steps=max(1, steps // 4),
             train_examples=args.train_examples, test_examples=args.test_examples, kill=kill, timeout=args.timeout,
             pythons={"modern": args.modern_python} if args.modern_python else {},
         )

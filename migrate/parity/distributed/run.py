@@ -66,7 +66,7 @@ class DistributedConfig:
             problems.append(f"--batch-size {self.global_batch_size} (the global batch) must split evenly over "
                             f"{self.workers} workers")
         if self.steps < 1 or self.save_steps < 1 or self.log_steps < 1:
-            problems.append("--steps, --save-steps and --log-steps must be positive")
+            problems.append("--steps, --save-checkpoints-steps and --log-step-count-steps must be positive")
         if self.kill is not None:
             if self.kill.task_type != "worker" or self.kill.index >= self.workers:
                 problems.append(f"--kill {self.kill.task_type}:{self.kill.index}: only worker:0 … "
@@ -130,7 +130,7 @@ def _role_argv(side: str, config: DistributedConfig, paths: Paths, task_type: st
     argv += [
         "--data", str(data_path), "--steps", str(config.steps), "--global-batch-size", str(config.global_batch_size),
         "--learning-rate", str(config.learning_rate), "--seed", str(config.seed),
-        "--save-steps", str(config.save_steps), "--log-steps", str(config.log_steps),
+        "--save-checkpoints-steps", str(config.save_steps), "--log-step-count-steps", str(config.log_steps),
         "--trace", str(paths.trace(task_type, index, attempt)),
         "--progress", str(paths.root / f"progress-{task_type}{index}-attempt{attempt}.jsonl"),
     ]
