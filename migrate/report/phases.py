@@ -63,9 +63,9 @@ def hook_passes(tree: ast.Module, qualify, mention_lines: frozenset[int] | None 
     """
     found: list[tuple[str, str]] = []
     for scope, function_name in _scopes(tree, mention_lines):
-        built = _lists_built(scope)
+        built: dict[str, list[ast.AST]] | None = None
         run_names: list[str] | None = None
-        for node in _walk_scope(scope):
+        for node in _walk_scope(scope, mention_lines):
             if not isinstance(node, ast.Call):
                 continue
             for keyword in node.keywords:
@@ -74,6 +74,8 @@ def hook_passes(tree: ast.Module, qualify, mention_lines: frozenset[int] | None 
                 phase = _phase(node, keyword.arg, [function_name, *(run_names or [])])
                 if phase is None:
                     continue
+                if built is None:
+                    built = _lists_built(scope)
                 for called in _instantiated(keyword.value, built, set()):
                     name = qualify(called)
                     if name is not None:
@@ -144,18 +146,25 @@ def _lists_built(scope: ast.AST) -> dict[str, list[ast.AST]]:
 
 def _scopes(tree: ast.Module, mention_lines: frozenset[int] | None = None):
     """(scope node, enclosing function name) for the module and every function (statements only:
-    a function is a statement), only those spanning a mention line when lines are given."""
+    a function is a statement), only the innermost function around each mention line when lines are given."""
     functions = list(_functions(tree.body))
     if mention_lines is None:
         yield tree, ""
         yield from ((node, node.name) for node in functions)
         return
     spans = [(node, node.lineno, node.end_lineno or node.lineno) for node in functions]
-    if any(not any(first <= line <= last for _, first, last in spans) for line in mention_lines):
+    innermost: set[int] = set()
+    module_level = False
+    for line in mention_lines:
+        holding = [(last - first, index) for index, (_, first, last) in enumerate(spans) if first <= line <= last]
+        if holding:
+            innermost.add(min(holding)[1])  # a nested function is its own scope: only it can hold that call
+        else:
+            module_level = True
+    if module_level:
         yield tree, ""
-    for node, first, last in spans:
-        if any(first <= line <= last for line in mention_lines):
-            yield node, node.name
+    for index in sorted(innermost):
+        yield spans[index][0], spans[index][0].name
 
 
 def _functions(body: list[ast.stmt]):
@@ -172,14 +181,24 @@ def _functions(body: list[ast.stmt]):
             yield from _functions(case.body)
 
 
-def _walk_scope(scope: ast.AST):
-    """The nodes of one scope, nested functions excluded (they are scopes of their own)."""
+def _walk_scope(scope: ast.AST, lines: frozenset[int] | None = None):
+    """The nodes of one scope, nested functions excluded (they are scopes of their own).
+
+    With `lines`, only nodes whose span holds one of them: a call passing `hooks=` spans its mention line.
+    """
     pending = list(scope.body)
     while pending:
         node = pending.pop()
+        if lines is not None and hasattr(node, "lineno") and not _spans_any(node, lines):
+            continue
         yield node
         for child in ast.iter_child_nodes(node):
             if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 pending.append(child)
+
+
+def _spans_any(node: ast.AST, lines: frozenset[int]) -> bool:
+    first, last = node.lineno, node.end_lineno or node.lineno
+    return any(first <= line <= last for line in lines)
 
 
