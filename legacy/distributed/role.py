@@ -46,6 +46,8 @@ from typing import Any
 
 import numpy as np
 
+from migrate.core.tf_config import TfConfigError, read_tf_config
+
 ROLES = ("ps", "worker")
 
 
@@ -55,15 +57,10 @@ class RoleError(Exception):
 
 def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, list[str]]]:
     """(task type, index, cluster) from ``TF_CONFIG``, with a clear error for what is missing."""
-    text = environ.get("TF_CONFIG")
-    if not text:
-        raise RoleError("TF_CONFIG is not set; the launcher sets it to the cluster spec and this process's task.")
     try:
-        config = json.loads(text)
-        cluster, task = config["cluster"], config["task"]
-        task_type, index = task["type"], int(task["index"])
-    except (ValueError, KeyError, TypeError) as error:
-        raise RoleError(f"TF_CONFIG {text!r} is not a cluster spec with a task ({error!r}).") from error
+        cluster, task_type, index = read_tf_config(environ)
+    except TfConfigError as error:
+        raise RoleError(str(error)) from error
     missing = [role for role in ROLES if not cluster.get(role)]
     if missing:
         raise RoleError(

@@ -34,6 +34,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from migrate.core.tf_config import TfConfigError, read_tf_config
+
 
 class RoleError(Exception):
     """Bad TF_CONFIG or flags: printed with the role, exit code 2."""
@@ -41,15 +43,10 @@ class RoleError(Exception):
 
 def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, int]:
     """(task type, index, number of workers) from ``TF_CONFIG``, with a clear error for what is missing."""
-    text = environ.get("TF_CONFIG")
-    if not text:
-        raise RoleError("TF_CONFIG is not set; the launcher sets it to the cluster spec and this process's task.")
     try:
-        config = json.loads(text)
-        cluster, task = config["cluster"], config["task"]
-        task_type, index = task["type"], int(task["index"])
-    except (ValueError, KeyError, TypeError) as error:
-        raise RoleError(f"TF_CONFIG {text!r} is not a cluster spec with a task ({error!r}).") from error
+        cluster, task_type, index = read_tf_config(environ)
+    except TfConfigError as error:
+        raise RoleError(str(error)) from error
     if not cluster.get("worker"):
         raise RoleError(f"TF_CONFIG's cluster {sorted(cluster)} has no 'worker' role; MultiWorkerMirroredStrategy needs one.")
     if task_type != "worker" or not 0 <= index < len(cluster["worker"]):
