@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Sequence
+import sys
+from collections.abc import Iterable, Sequence
 
 import migrate
 import migrate.commands
@@ -34,5 +35,23 @@ def discover_commands() -> dict[str, Command]:
     return dict(sorted(commands.items()))
 
 
+def commands_for(argv: Sequence[str] | None) -> Iterable[Command]:
+    """Only the command `argv` names first, when its module exists; else every command.
+
+    Start-up time is part of every run (`migrate report` in a pre-commit hook runs
+    on a handful of files): naming a command imports its module alone, not
+    `parity` or `fix` too. `migrate --help`, no command or a misspelt one build the
+    full parser, so the usage lists every command.
+    """
+    args = sys.argv[1:] if argv is None else argv
+    if args and not args[0].startswith("-"):
+        module = args[0].replace("-", "_")
+        if any(info.name == module for info in pkgutil.iter_modules(migrate.commands.__path__)):
+            command = getattr(importlib.import_module(f"migrate.commands.{module}"), "COMMAND", None)
+            if isinstance(command, Command) and command.name == args[0]:
+                return [command]
+    return discover_commands().values()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    return run_commands(PROGRAM, discover_commands().values(), argv)
+    return run_commands(PROGRAM, commands_for(argv), argv)

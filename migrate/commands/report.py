@@ -98,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _apply_baselines(report, args: argparse.Namespace) -> None:
     """--write-baseline records every current finding; --baseline keeps only the new ones."""
+    if not (args.baseline or args.write_baseline):
+        return  # the baseline module (hashing, JSON) is imported only when one is used
     from migrate.report.baseline import BaselineError, compare, write_baseline
 
     try:

@@ -21,10 +21,13 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 METADATA_NAME = "TF1_EQUIVALENT"
+_METADATA_LINE = re.compile(rf"^{METADATA_NAME}\s*(?::[^=\n]*)?=", re.MULTILINE)
+_NEXT_TOP_LEVEL = re.compile(r"^[^\s)\]}]", re.MULTILINE)
 REQUIRED_KEYS = ("hooks", "callback", "methods", "differences")
 
 
@@ -47,8 +50,9 @@ def callbacks_directory() -> Path:
 
 def read_metadata(path: Path) -> dict | None:
     """The `TF1_EQUIVALENT` literal of one callback file, or None if it has none."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    for node in tree.body:
+    text = path.read_text(encoding="utf-8")
+    statements = _metadata_statement(text)
+    for node in ast.parse(text, filename=str(path)).body if statements is None else statements:
         target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else getattr(node, "target", None)
         if isinstance(target, ast.Name) and target.id == METADATA_NAME and node.value is not None:
             metadata = ast.literal_eval(node.value)
@@ -57,6 +61,29 @@ def read_metadata(path: Path) -> dict | None:
                 raise ValueError(f"{path}: {METADATA_NAME} lacks {', '.join(missing)}")
             return metadata
     return None
+
+
+def _metadata_statement(text: str) -> list[ast.stmt] | None:
+    """Just the `TF1_EQUIVALENT = {...}` statement, parsed alone (`[]` when the name is absent);
+    None when it cannot be cut out safely.
+
+    Every `migrate report` run reads the whole map, and parsing only the literal
+    (up to the next top-level line) instead of each callback file whole saves
+    most of that start-up cost. A line that may sit inside a triple-quoted
+    string, or a cut that does not parse to that one assignment, falls back to
+    parsing the file.
+    """
+    if METADATA_NAME not in text:
+        return []
+    match = _METADATA_LINE.search(text)
+    if match is None or any(text.count(quotes, 0, match.start()) % 2 for quotes in ('"""', "'''")):
+        return None
+    following = _NEXT_TOP_LEVEL.search(text, text.find("\n", match.end()) + 1 or len(text))
+    try:
+        body = ast.parse(text[match.start(): following.start() if following else len(text)]).body
+    except SyntaxError:
+        return None
+    return body if len(body) == 1 and isinstance(body[0], (ast.Assign, ast.AnnAssign)) else None
 
 
 def load_hook_map(directory: Path | None = None) -> list[HookEquivalent]:

@@ -5,6 +5,8 @@ import ast
 import subprocess
 import sys
 
+import pytest
+
 from migrate.cli import main
 from migrate.core.hook_map import callbacks_directory, equivalent_for, load_hook_map, markdown_table, read_metadata
 
@@ -98,3 +100,31 @@ def test_readme_option_rewrites_only_between_markers(tmp_path, capsys):
     assert "stale" not in text and "| `StopAtStepHook` | `StopAtStep` |" in text
     document.write_text("no markers here\n")
     assert main(["hooks", "--readme", str(document)]) == 2
+
+
+def _full_parse_metadata(text: str) -> dict | None:
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.Assign) and [getattr(target, "id", None) for target in node.targets] == ["TF1_EQUIVALENT"]:
+            return ast.literal_eval(node.value)
+    return None
+
+
+def test_the_cut_out_literal_reads_what_a_whole_file_parse_reads():
+    for path in sorted(callbacks_directory().glob("*.py")):
+        assert read_metadata(path) == _full_parse_metadata(path.read_text()), path.name
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param('"""Docs.\n\nTF1_EQUIVALENT = {"hooks": ["Fake"]}\n"""\nX = 1\n', id="a literal in a docstring is not metadata"),
+        pytest.param('"""Mentions TF1_EQUIVALENT."""\nTF1_EQUIVALENT = {\n"hooks": ["A"], "callback": None,\n'
+                     '"methods": {}, "differences": []}\n', id="a key at column 0 inside the literal"),
+        pytest.param('X = 1; TF1_EQUIVALENT = {"hooks": ["B"], "callback": None, "methods": {}, "differences": []}\n',
+                     id="metadata after a semicolon"),
+    ],
+)
+def test_metadata_the_cut_out_cannot_read_safely_comes_from_the_whole_file(text, tmp_path):
+    path = tmp_path / "callback.py"
+    path.write_text(text)
+    assert read_metadata(path) == _full_parse_metadata(text)
