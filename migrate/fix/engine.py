@@ -232,6 +232,8 @@ class _Planner:
         plan = _Plan(self.module)
         sites = self._binding_sites()
         site_accesses: set[cst.CSTNode] = set()
+        rebound: dict[tuple[str, str], tuple[int, str]] = {}
+        """target → (line, local) of a module-level `flags = tf.flags` that becomes `from absl import flags`."""
         for site in sites:
             accesses = self._accesses(site)
             if accesses is None:
@@ -258,6 +260,9 @@ class _Planner:
             site_accesses.update(accesses)
             if isinstance(site.statement, cst.Assign):
                 site_accesses.add(site.statement.value)
+                if site.module_level and self.binding_count(site.local) == 1:
+                    line = self.positions[site.statement].end.line
+                    rebound[site.move.target] = min(rebound.get(site.move.target, (line, site.local)), (line, site.local))
             elif site.module_level and self._in_leading_imports(site.statement) and self.binding_count(site.local) == 1:
                 plan.locals.setdefault(site.move.target, site.local)
             for use in uses:
@@ -268,7 +273,11 @@ class _Planner:
             if reason is not None:
                 plan.declined.append(Declined(use.line, code, use.spelling, reason))
                 continue
-            local = self._local_name(plan, move.target)
+            after = rebound.get(move.target)
+            if after is not None and use.line > after[0]:
+                local = after[1]  # `tf.flags.X` below `flags = tf.flags`: that binding is absl's module now
+            else:
+                local = self._local_name(plan, move.target)
             plan.replace[node] = cst.Name(local)
             plan.rewrites += 1
             self._plan_call(plan, use)

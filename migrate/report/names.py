@@ -48,7 +48,20 @@ PRIVATE_MODULES: dict[str, str] = {
     "tensorflow.python.platform.app": "tensorflow.app",
     "tensorflow.python.data.ops.iterator_ops": "tensorflow.data",
     "tensorflow.python.tpu.tpu_optimizer": "tensorflow.tpu",
+    "tensorflow.python.tpu.tpu_estimator": "tensorflow.estimator.tpu",
+    "tensorflow.python.tpu.tpu_config": "tensorflow.estimator.tpu",
+    "tensorflow.python.estimator.tpu.tpu_estimator": "tensorflow.estimator.tpu",
+    "tensorflow.python.estimator.tpu.tpu_config": "tensorflow.estimator.tpu",
+    "tensorflow.python.data": "tensorflow.data",
     "tensorflow.contrib.tpu.python.tpu.tpu_optimizer": "tensorflow.contrib.tpu",
+    "tensorflow.contrib.tpu.python.tpu.tpu_estimator": "tensorflow.contrib.tpu",
+    "tensorflow.contrib.tpu.python.tpu.tpu_config": "tensorflow.contrib.tpu",
+}
+
+# A private module's re-export of an object whose public home is another namespace.
+PRIVATE_NAMES: dict[str, str] = {
+    "tensorflow.python.estimator.estimator_lib.TPUEstimator": "tensorflow.estimator.tpu.TPUEstimator",
+    "tensorflow.python.estimator.estimator_lib.TPUEstimatorSpec": "tensorflow.estimator.tpu.TPUEstimatorSpec",
 }
 
 _COMPAT_LAYERS = ("compat", "v1"), ("compat", "v2")
@@ -90,10 +103,12 @@ def _without_compat_layers(parts: list[str]) -> list[str]:
 
 
 def _public(parts: list[str]) -> str:
-    if len(parts) < 3 or parts[1] != "python":
+    if len(parts) < 3 or "python" not in parts[1:]:  # tensorflow.python.…, tensorflow.contrib.tpu.python.…
         return ".".join(parts)
-    for cut in range(len(parts) - 1, 1, -1):
+    for cut in range(len(parts), 1, -1):  # the whole name first: `from tensorflow.python.platform import flags`
         prefix = ".".join(parts[:cut])
+        if prefix in PRIVATE_NAMES:
+            return ".".join([PRIVATE_NAMES[prefix], *parts[cut:]])
         if prefix in PRIVATE_MODULES:
             return ".".join([PRIVATE_MODULES[prefix], *parts[cut:]])
         if prefix in PRIVATE_PACKAGES and cut + 1 < len(parts):

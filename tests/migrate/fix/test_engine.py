@@ -273,6 +273,29 @@ CASES = [
         """,
         id="a multi-name import moves whole, as one absl import",
     ),
+    pytest.param(
+        # google-research/bert run_classifier.py: `flags = tf.flags`, then both spellings.
+        """\
+        import tensorflow as tf
+
+        tf.flags.DEFINE_string("early", None, "above the binding")
+        flags = tf.flags
+        FLAGS = flags.FLAGS
+        flags.DEFINE_bool("use_tpu", False, "Whether to use TPU.")
+        tf.flags.DEFINE_string("master", None, "TensorFlow master URL.")
+        """,
+        """\
+        from absl import flags as absl_flags
+        import tensorflow as tf
+
+        absl_flags.DEFINE_string("early", None, "above the binding")
+        from absl import flags
+        FLAGS = flags.FLAGS
+        flags.DEFINE_bool("use_tpu", False, "Whether to use TPU.")
+        flags.DEFINE_string("master", None, "TensorFlow master URL.")
+        """,
+        id="tf.flags.X below flags = tf.flags uses that binding, not a second import",
+    ),
 ]
 
 

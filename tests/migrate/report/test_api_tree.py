@@ -94,3 +94,21 @@ def test_only_modules_and_classes_bind_aliases(name: str, alias: bool) -> None:
 def test_builtin_hook_methods_come_from_the_tree() -> None:
     assert builtin_hook_methods("tensorflow.train.GlobalStepWaiterHook") == ("begin", "before_run")
     assert unalias("tensorflow.train.Saver") == "tensorflow.train.Saver"
+
+
+@pytest.mark.estimator
+def test_every_private_module_spelling_of_a_rule_object_reaches_the_rule(audit: dict) -> None:
+    """`from tensorflow.python.tpu import tpu_estimator` then `tpu_estimator.TPUEstimator(...)` (mesh-tensorflow)."""
+    assert audit["private"] == []
+
+
+@pytest.mark.parametrize(
+    ("spelling", "expected"),
+    [
+        pytest.param("tensorflow.python.platform.flags", "tensorflow.flags", id="a private module imported whole"),
+        pytest.param("tensorflow.python.tpu.tpu_estimator.TPUEstimator", "tensorflow.estimator.tpu.TPUEstimator", id="tpu shim"),
+        pytest.param("tensorflow.contrib.tpu.python.tpu.tpu_config.RunConfig", "tensorflow.contrib.tpu.RunConfig", id="contrib tpu"),
+    ],
+)
+def test_private_spellings_resolve_to_the_rule_spelling(spelling: str, expected: str) -> None:
+    assert canonical(spelling) == expected

@@ -91,5 +91,6 @@ def test_sample_has_the_hard_cases() -> None:
     text = "\n".join(path.read_text(encoding="utf-8") for path in SAMPLE.rglob("*.py"))
     for case in ("contrib.slim().arg_scope", "contrib.tpu().TPUEstimator", "tf.train.queue_runner.add_queue_runner",
                  "tf.queue.FIFOQueue", "seq_len = FLAGS.max_seq_length", "hparams.initializer", "flags = tf.flags",
-                 "tf.train.GlobalStepWaiterHook)", "tf_debug.LocalCLIDebugHook", "CrossShardOptimizer"):
+                 "tf.train.GlobalStepWaiterHook)", "tf_debug.LocalCLIDebugHook", "CrossShardOptimizer",
+                 "from tensorflow.python.platform import flags", "tpu_estimator.TPUEstimator("):
         assert case in text, case
