@@ -21,7 +21,21 @@ over `modern.pipeline.train_dataset`, exactly what `bench.throughput` calls
 * ``legacy_estimator`` — TF 2.15 `Estimator.train` (`.venv`);
 * ``keras_2.15`` — TF 2.15 / Keras 2.15 `fit` (`.venv`);
 * ``keras_3`` — TF 2.21 / Keras 3 `fit` (`.venv-tf221`);
-* ``tf_keras`` — TF 2.21 / tf-keras `fit` (`.venv-tf221`, ``TF_USE_LEGACY_KERAS=1``).
+* ``tf_keras`` — TF 2.21 / tf-keras `fit` (`.venv-tf221`, ``TF_USE_LEGACY_KERAS=1``);
+
+and, to split the gap between them:
+
+* ``keras_3_spe10`` / ``keras_3_xla`` — ``keras_3`` recompiled with Keras'
+  two speed settings, ``steps_per_execution=10`` (ten steps per call of the
+  train function; callbacks see every tenth step) and ``jit_compile=True``
+  (XLA);
+* ``floor_tf2.15`` / ``floor_tf2.21`` — each TensorFlow's compute floor: the
+  compiled train function (`bench.throughput.TrainFunctionLoop`) in a bare
+  Python loop on one repeated batch, no input pipeline, `fit` loop or
+  callbacks.
+
+Every `fit` runs `NanTensor()` beside the clock, as every `Estimator.train`
+runs its `NanTensorHook`: both sides check each step's loss in Python.
 
 Each runs once per oneDNN setting in `--onednn`, set explicitly
 (``TF_ENABLE_ONEDNN_OPTS=1`` is TensorFlow's default on x86 Linux in both
@@ -62,26 +76,46 @@ TARGET = ("keras_3", 0.95)
 
 @dataclass(frozen=True)
 class Worker:
-    """One variant: the interpreter, extra environment and the runner it builds."""
+    """One variant: the interpreter, extra environment, the runner it builds and the runner's options."""
 
     description: str
     venv: str
     runner: str
     env: tuple[tuple[str, str], ...] = ()
+    options: tuple[str, ...] = ()
+    """Extra ``--serve`` arguments, e.g. ``("--steps-per-execution", "10")``."""
 
     def python(self, venv_root: Path) -> Path:
         return venv_root / self.venv / "bin" / "python"
 
 
+TF_KERAS = (("TF_USE_LEGACY_KERAS", "1"),)
 WORKERS: dict[str, Worker] = {
     LEGACY: Worker("TF 2.15, Estimator.train, placeholder-fed Dataset + initializer hook", ".venv", "legacy"),
     "keras_2.15": Worker("TF 2.15 / Keras 2.15, fit over modern.pipeline.train_dataset", ".venv", "modern"),
     "keras_3": Worker("TF 2.21 / Keras 3, fit over modern.pipeline.train_dataset", ".venv-tf221", "modern"),
     "tf_keras": Worker(
         "TF 2.21 / tf-keras (TF_USE_LEGACY_KERAS=1), fit over modern.pipeline.train_dataset", ".venv-tf221", "modern",
-        (("TF_USE_LEGACY_KERAS", "1"),),
+        TF_KERAS,
+    ),
+    "keras_3_spe10": Worker(
+        "as keras_3, compiled with steps_per_execution=10 (callbacks see every 10th step)", ".venv-tf221", "modern",
+        options=("--steps-per-execution", "10"),
+    ),
+    "keras_3_xla": Worker(
+        "as keras_3, compiled with jit_compile=True (XLA)", ".venv-tf221", "modern", options=("--jit-compile",),
+    ),
+    "floor_tf2.15": Worker(
+        "TF 2.15 / Keras 2.15 compiled train function in a bare loop on one repeated batch (no input, fit loop, callbacks)",
+        ".venv", "floor",
+    ),
+    "floor_tf2.21": Worker(
+        "TF 2.21 / Keras 3 compiled train function in a bare loop on one repeated batch (no input, fit loop, callbacks)",
+        ".venv-tf221", "floor",
     ),
 }
+FOUR_WAY = (LEGACY, "keras_2.15", "keras_3", "tf_keras")
+"""The issue's four variants; the others split the gap (Keras' speed settings, each TF's compute floor)."""
 ONEDNN = {"on": "1", "off": "0"}
 """TF_ENABLE_ONEDNN_OPTS per setting, always set explicitly: importing `legacy` turns oneDNN off unless it is set."""
 
@@ -93,18 +127,37 @@ def variant_name(worker: str, onednn: str) -> str:
 # ---------------------------------------------------------------- worker side
 
 
-def serve(runner_kind: str, examples: int | None, work_dir: str) -> int:
+def _legacy_runner(x: Any, y: Any, work_dir: str, compile_options: dict[str, Any]) -> Any:
+    from bench.throughput import LegacyEstimator
+
+    return LegacyEstimator(x, y, work_dir)
+
+
+def _modern_runner(x: Any, y: Any, work_dir: str, compile_options: dict[str, Any]) -> Any:
+    from bench.throughput import ModernFit, generator_dataset
+
+    return ModernFit(lambda: generator_dataset(x, y), compile_options)
+
+
+def _floor_runner(x: Any, y: Any, work_dir: str, compile_options: dict[str, Any]) -> Any:
+    from bench.throughput import TrainFunctionLoop, repeated_batch_dataset
+
+    return TrainFunctionLoop(lambda: repeated_batch_dataset(x, y))
+
+
+RUNNERS = {"legacy": _legacy_runner, "modern": _modern_runner, "floor": _floor_runner}
+"""``--serve`` kind → builder(x, y, work_dir, compile_options) of a `bench.throughput` runner."""
+
+
+def serve(runner_kind: str, examples: int | None, work_dir: str, compile_options: dict[str, Any]) -> int:
     """Build one runner, then answer ``run WARMUP STEPS`` lines with ``{"rate": steps/s}`` until ``quit``."""
     import logging
 
-    from bench.throughput import LegacyEstimator, ModernFit, generator_dataset, training_data
+    from bench.throughput import training_data
 
     logging.getLogger("tensorflow").setLevel(logging.ERROR)
     x, y = training_data(examples)
-    if runner_kind == "legacy":
-        runner: Any = LegacyEstimator(x, y, work_dir)
-    else:
-        runner = ModernFit(lambda: generator_dataset(x, y))
+    runner = RUNNERS[runner_kind](x, y, work_dir, compile_options)
     import importlib.metadata
 
     import tensorflow as tf
@@ -112,7 +165,8 @@ def serve(runner_kind: str, examples: int | None, work_dir: str) -> int:
     keras_distribution = "tf_keras" if os.environ.get("TF_USE_LEGACY_KERAS") == "1" else "keras"
     reply({"ready": True, "tensorflow": tf.__version__, "keras": f"{keras_distribution} "
            f"{importlib.metadata.version(keras_distribution)}", "examples": len(x),
-           "onednn": os.environ.get("TF_ENABLE_ONEDNN_OPTS", "(unset: TensorFlow default)")})
+           "onednn": os.environ.get("TF_ENABLE_ONEDNN_OPTS", "(unset: TensorFlow default)"),
+           "compile_options": compile_options})
     for line in sys.stdin:
         command = line.split()
         if command == ["quit"]:
@@ -141,7 +195,8 @@ class WorkerProcess:
         env = {**os.environ, **dict(worker.env), "TF_CPP_MIN_LOG_LEVEL": "2"}
         env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
         env["TF_ENABLE_ONEDNN_OPTS"] = ONEDNN[onednn]
-        command = [str(python), "-m", "bench.interleaved", "--serve", worker.runner, "--work-dir", str(work_dir)]
+        command = [str(python), "-m", "bench.interleaved", "--serve", worker.runner, "--work-dir", str(work_dir),
+                   *worker.options]
         if examples is not None:
             command += ["--examples", str(examples)]
         self.name = name
@@ -223,7 +278,8 @@ def render_markdown(payload: dict[str, Any]) -> str:
         rows,
     )
     lines = [
-        "### Interleaved training throughput — legacy Estimator, Keras 2.15, Keras 3, tf-keras",
+        "### Interleaved training throughput — legacy Estimator, Keras 2.15, Keras 3, tf-keras"
+        + ("" if set(payload["config"].get("workers", FOUR_WAY)) <= set(FOUR_WAY) else ", Keras 3 settings, compute floors"),
         "",
         f"Batch {config['batch_size']}, {config['rounds']} interleaved rounds × ({config['warmup']} warm-up + "
         f"{config['steps']} measured steps) per variant, {config['examples']:,} MNIST training examples, "
@@ -247,10 +303,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--warmup", type=int, default=20, help="steps per run before the clock starts")
     parser.add_argument("--steps", type=int, default=150, help="measured steps per run")
     parser.add_argument("--examples", type=int, default=None, help="use the first N MNIST training examples")
-    parser.add_argument("--workers", nargs="+", choices=list(WORKERS), default=list(WORKERS))
+    parser.add_argument("--workers", nargs="+", choices=list(WORKERS), default=list(WORKERS),
+                        help=f"default: all; the issue's four-way comparison is {' '.join(FOUR_WAY)}")
     parser.add_argument("--onednn", nargs="+", choices=list(ONEDNN), default=["on", "off"],
                         help="TF_ENABLE_ONEDNN_OPTS settings; every worker runs once per setting")
-    parser.add_argument("--quick", action="store_true", help="2 rounds of 5+20 steps; writes nothing")
+    parser.add_argument("--quick", action="store_true", help="2 rounds of 10+20 steps; writes nothing")
     parser.add_argument("--name", default="interleaved", help="result file stem in --results-dir")
     parser.add_argument("--results-dir", type=Path, default=RESULTS)
     parser.add_argument("--venv-root", type=Path, default=ROOT,
@@ -258,9 +315,41 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--max-load", type=float, default=1.5)
     parser.add_argument("--wait-for-quiet", type=float, default=0.0, metavar="SECONDS",
                         help="wait up to this long for the load average to drop below --max-load")
-    parser.add_argument("--serve", choices=["legacy", "modern"], help=argparse.SUPPRESS)
+    parser.add_argument("--serve", choices=list(RUNNERS), help=argparse.SUPPRESS)
+    parser.add_argument("--steps-per-execution", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--jit-compile", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--work-dir", help=argparse.SUPPRESS)
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.rounds, args.warmup, args.steps = 2, 10, 20
+    problem = None if args.serve else step_count_problem(args)
+    if problem:
+        parser.error(problem)
+    return args
+
+
+def compile_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The Keras `compile` settings a worker's options ask for (none: the model as `build_model` compiles it)."""
+    options: dict[str, Any] = {}
+    if args.steps_per_execution is not None:
+        options["steps_per_execution"] = args.steps_per_execution
+    if args.jit_compile:
+        options["jit_compile"] = True
+    return options
+
+
+def step_count_problem(args: argparse.Namespace) -> str | None:
+    """Workers with steps_per_execution=N tick every N steps: warm-up and measured steps must be multiples of N."""
+    for name in args.workers:
+        options = WORKERS[name].options
+        if "--steps-per-execution" in options:
+            every = int(options[options.index("--steps-per-execution") + 1])
+            if args.warmup % every or args.steps % every:
+                return (
+                    f"{name} runs {every} steps per call, so --warmup ({args.warmup}) and --steps ({args.steps}) "
+                    f"must be multiples of {every}; pick other values or leave {name} out of --workers."
+                )
+    return None
 
 
 def log(message: str) -> None:
@@ -270,9 +359,7 @@ def log(message: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     if args.serve:
-        return serve(args.serve, args.examples, args.work_dir)
-    if args.quick:
-        args.rounds, args.warmup, args.steps = 2, 5, 20
+        return serve(args.serve, args.examples, args.work_dir, compile_options(args))
     command = "python -m bench.interleaved " + " ".join(argv if argv is not None else sys.argv[1:])
     workers: dict[str, WorkerProcess] = {}
     with tempfile.TemporaryDirectory(prefix="bench-interleaved-") as work:
@@ -299,7 +386,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "machine": machine(),
         "workers": {name: process.info for name, process in workers.items()},
         "config": {"batch_size": 128, "rounds": args.rounds, "warmup": args.warmup, "steps": args.steps,
-                   "examples": examples, "onednn": args.onednn, "command": command.strip()},
+                   "examples": examples, "onednn": args.onednn, "workers": args.workers, "command": command.strip()},
         "summary": summarize(rates, args.onednn),
     }
     publish(args.name, payload, render_markdown(payload), args.results_dir, args.quick)

@@ -5,7 +5,8 @@
     .venv-tf221/bin/python -m bench.throughput --name throughput_tf221   # modern variants only (no tf.estimator)
 
 Variants (all train the same conv net, Adam, dropout 0.5, on the real MNIST
-training set, shuffled):
+training set, shuffled; every `fit` runs `NanTensor()`, as every
+`Estimator.train` runs its `NanTensorHook`):
 
 * ``legacy_estimator``: `legacy.estimator.train`, i.e. `Estimator.train` over
   the placeholder-fed `Dataset` with its initializer hook; checkpoints,
@@ -68,23 +69,38 @@ class Runner(Protocol):
 
 @dataclass
 class StepClock:
-    """End-of-step timestamps; the window after the warm-up is the measurement."""
+    """Timestamps of step ends; the window after the warm-up is the measurement.
+
+    `ends[i]` is how many steps of the run had finished at `stamps[i]`: one
+    more per tick normally, several when one call runs several steps
+    (Keras' ``steps_per_execution``), where callbacks see only every Nth step.
+    """
 
     stamps: list[float] = field(default_factory=list)
+    ends: list[int] = field(default_factory=list)
 
-    def tick(self) -> None:
+    def tick(self, steps_done: int | None = None) -> None:
+        previous = self.ends[-1] if self.ends else 0
+        self.ends.append(previous + 1 if steps_done is None else steps_done)
         self.stamps.append(time.perf_counter())
 
     def window(self, warmup: int, steps: int) -> float:
         if warmup < 1:
             raise ValueError(f"warmup must be >= 1 (the first step's end starts the clock), got {warmup}.")
-        if len(self.stamps) < warmup + steps:
-            raise RuntimeError(f"only {len(self.stamps)} steps ran, expected {warmup + steps}.")
-        return self.stamps[warmup + steps - 1] - self.stamps[warmup - 1]
+        ends = self.ends or list(range(1, len(self.stamps) + 1))
+        at = dict(zip(ends, self.stamps))
+        if max(ends, default=0) < warmup + steps:
+            raise RuntimeError(f"only {max(ends, default=0)} steps ran, expected {warmup + steps}.")
+        if warmup not in at or warmup + steps not in at:
+            raise RuntimeError(
+                f"no tick at the end of step {warmup} or {warmup + steps} (ticks after steps {ends[:3]}…): "
+                "with steps_per_execution=N, make the warm-up and measured steps multiples of N."
+            )
+        return at[warmup + steps] - at[warmup]
 
 
 def _clock_callback(clock: StepClock) -> Any:
-    """A Keras callback ticking `clock` at each batch end, without converting the logs to numpy."""
+    """A Keras callback ticking `clock` at each batch end (``batch`` is the last step a call ran), without converting the logs to numpy."""
     from tensorflow import keras
 
     class ClockCallback(keras.callbacks.Callback):
@@ -93,7 +109,7 @@ def _clock_callback(clock: StepClock) -> Any:
             self._supports_tf_logs = True
 
         def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
-            clock.tick()
+            clock.tick(batch + 1)
 
     return ClockCallback()
 
@@ -136,20 +152,30 @@ class LegacyEstimator:
 
 @dataclass
 class ModernFit:
-    """`fit_steps` over a fresh dataset each round (as each Estimator call re-runs its input_fn)."""
+    """`fit_steps` over a fresh dataset each round (as each Estimator call re-runs its input_fn).
+
+    Callbacks: the clock and `NanTensor()`, the twin of the `NanTensorHook`
+    every `Estimator.train` adds (so both sides check every step's loss in
+    Python). `compile_options` (``steps_per_execution``, ``jit_compile``)
+    recompile the model with Keras' own speed settings.
+    """
 
     make_dataset: Callable[[], Any]
+    compile_options: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         from modern.model import build_model
 
         self.model = build_model(seed=SEED)
+        if self.compile_options:
+            self.model.compile(optimizer=self.model.optimizer, **self.compile_options)
 
     def run(self, warmup: int, steps: int) -> float:
+        from modern.callbacks.nan_tensor import NanTensor
         from modern.training import fit_steps
 
         clock = StepClock()
-        fit_steps(self.model, self.make_dataset(), warmup + steps, [_clock_callback(clock)])
+        fit_steps(self.model, self.make_dataset(), warmup + steps, [_clock_callback(clock), NanTensor()])
         return clock.window(warmup, steps)
 
 

@@ -25,9 +25,30 @@ def test_ratios_are_per_round_against_the_estimator_with_the_same_onednn_setting
 
 
 def test_every_worker_runs_in_an_existing_environment_kind():
-    assert set(interleaved.WORKERS) == {"legacy_estimator", "keras_2.15", "keras_3", "tf_keras"}
+    assert set(interleaved.FOUR_WAY) < set(interleaved.WORKERS)
     assert {worker.venv for worker in interleaved.WORKERS.values()} == {".venv", ".venv-tf221"}
+    assert {worker.runner for worker in interleaved.WORKERS.values()} == set(interleaved.RUNNERS)
     assert dict(interleaved.WORKERS["tf_keras"].env) == {"TF_USE_LEGACY_KERAS": "1"}
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        pytest.param([], {}, id="no options: the model as build_model compiles it"),
+        pytest.param(["--steps-per-execution", "10"], {"steps_per_execution": 10}, id="steps per execution"),
+        pytest.param(["--jit-compile"], {"jit_compile": True}, id="XLA"),
+    ],
+)
+def test_each_keras_3_setting_reaches_compile(options, expected):
+    args = interleaved.parse_args(["--serve", "modern", *options])
+    assert interleaved.compile_options(args) == expected
+
+
+def test_steps_not_a_multiple_of_steps_per_execution_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        interleaved.main(["--workers", "keras_3_spe10", "--warmup", "15"])
+    assert exit_info.value.code == 2
+    assert "--warmup (15) and --steps (150) must be multiples of 10" in capsys.readouterr().err
 
 
 def test_a_missing_environment_is_a_clear_error(tmp_path):

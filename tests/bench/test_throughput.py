@@ -63,6 +63,13 @@ def test_the_clock_excludes_the_warm_up_steps():
         clock.window(warmup=0, steps=1)
 
 
+def test_the_clock_counts_the_steps_each_tick_covers():
+    clock = throughput.StepClock([1.0, 2.0, 4.0, 7.0], ends=[10, 20, 30, 40])
+    assert clock.window(warmup=10, steps=30) == 7.0 - 1.0
+    with pytest.raises(RuntimeError, match="multiples of N"):
+        clock.window(warmup=5, steps=30)
+
+
 def test_ratios_are_paired_by_round():
     rates = {"a": [10.0, 20.0, 30.0], "b": [10.0, 10.0, 10.0]}
     spread = throughput.paired_ratios(rates, "a", "b")
