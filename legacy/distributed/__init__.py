@@ -9,6 +9,11 @@ The chief-only hooks (`CheckpointSaverHook`, `SummarySaverHook`,
 `StepCounterHook`) are the ones `MonitoredTrainingSession` would add on the
 chief; `LoggingTensorHook` runs on every worker, as the Estimator's did.
 
+`estimator` (``python -m legacy.distributed.estimator``) is the other TF1
+deployment: `tf.estimator.train_and_evaluate` with ``TF_CONFIG`` roles chief,
+worker, ps and evaluator, synchronous through the model_fn's
+`SyncReplicasOptimizer`.
+
 Twin: `modern/distributed/` (`MultiWorkerMirroredStrategy` and Keras `fit`).
 The launcher is `migrate/parity/distributed/`.
 """

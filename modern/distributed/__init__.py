@@ -10,5 +10,8 @@ which step, timings) as JSON.
 
 * `model` — the conv net whose train step scales the loss for the strategy's
   gradient sum and reports the cluster's mean loss;
-* `worker` — one worker process: data shard, resume, callbacks, trace.
+* `worker` — one worker process: data shard, resume, callbacks, trace;
+* `sidecar` — the evaluator task (``python -m modern.distributed.sidecar``),
+  the twin of the Estimator's evaluator: evaluates each new checkpoint of the
+  chief and writes ``eval/`` summaries, on Keras 2.15 and Keras 3.
 """

@@ -1,0 +1,169 @@
+"""The evaluator task in TF2: ``python -m modern.distributed.sidecar --model-dir D --data F.npz --steps N ...``.
+
+The twin of the ``evaluator`` of TF1's `tf.estimator.train_and_evaluate`
+(`legacy/distributed/estimator.py`): a process outside the training cluster
+(``TF_CONFIG`` task type ``evaluator``) that watches the chief's checkpoint
+directory, evaluates each new checkpoint on the eval set and writes the
+metrics as summaries to ``<model-dir>/eval/`` at the checkpoint's global
+step, the way the Estimator's evaluator writes its ``eval/`` events; it stops
+after evaluating the checkpoint of the last training step.
+
+Keras 2.15 ships this loop as `tf.keras.utils.SidecarEvaluator`; Keras 3 has
+no sidecar evaluator, so this module is the loop itself, small enough to
+copy, and the same on both. Like the Estimator's evaluator (and
+`SidecarEvaluator`), it evaluates the newest checkpoint when it looks
+(`tf.train.checkpoints_iterator`): checkpoints written faster than one
+evaluation takes are skipped, on both sides.
+
+Differences from the Estimator's evaluator: the model is restored from the
+object-based checkpoint of `modern.callbacks.checkpoint_saver`
+(``model`` and ``optimizer``) instead of rebuilt from a `model_fn`; the loss is
+Keras' mean over examples (TF1's ``loss`` metric is the mean of the batch
+means: the same when every eval batch is full); and it gives up with a clear
+message when no new checkpoint arrives within ``--eval-timeout`` seconds
+(the Estimator's evaluator waits forever).
+
+Outputs: ``--trace`` (JSON: the metrics of every checkpoint evaluated and the
+evaluation/summary actions per global step), ``--progress`` (JSON lines, one
+per evaluation). Exit codes: 0 done, 2 bad input or no checkpoint in time.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from migrate.core.tf_config import TfConfigError, read_tf_config
+
+EVAL_SUBDIR = "eval"
+
+
+class SidecarError(Exception):
+    """Bad TF_CONFIG or flags, or no checkpoint in time: printed with the task, exit code 2."""
+
+
+def check_tf_config(environ: dict[str, str]) -> None:
+    """This process must be the evaluator of a cluster that has workers (whose chief writes the checkpoints)."""
+    try:
+        cluster, task_type, index = read_tf_config(environ)
+    except TfConfigError as error:
+        raise SidecarError(str(error)) from error
+    if not cluster.get("worker") and not cluster.get("chief"):
+        raise SidecarError(f"TF_CONFIG's cluster {sorted(cluster)} has no 'worker' or 'chief' role: nobody writes the "
+                           "checkpoints this evaluator would evaluate.")
+    if (task_type, index) != ("evaluator", 0):
+        raise SidecarError(f"TF_CONFIG's task is {task_type}:{index}; the sidecar evaluator runs as evaluator:0.")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m modern.distributed.sidecar", description=__doc__.splitlines()[0])
+    parser.add_argument("--model-dir", required=True, type=Path, help="the chief's checkpoint directory")
+    parser.add_argument("--data", required=True, type=Path, help=".npz with x_test, y_test")
+    parser.add_argument("--steps", type=int, required=True, help="the last training step: stop after its checkpoint")
+    parser.add_argument("--eval-batch-size", type=int, default=100)
+    parser.add_argument("--eval-timeout", type=float, default=120.0,
+                        help="seconds to wait for a new checkpoint before giving up")
+    parser.add_argument("--poll-secs", type=float, default=1.0, help="seconds between looks at the directory")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--trace", type=Path, required=True)
+    parser.add_argument("--progress", type=Path)
+    return parser
+
+
+def summary_steps(directory: Path, tag: str) -> list[int]:
+    """Global steps of the summaries `tag` in the event files of `directory` (TF1 or TF2 writers)."""
+    import tensorflow as tf
+
+    steps = []
+    for path in sorted(directory.glob("events.out.tfevents.*")):
+        steps += [event.step for event in tf.compat.v1.train.summary_iterator(str(path))
+                  if any(value.tag == tag for value in event.summary.value)]
+    return sorted(steps)
+
+
+def evaluate_checkpoints(args: argparse.Namespace) -> dict[str, Any]:
+    """The sidecar loop: restore each new checkpoint, evaluate, write its summaries; until the last step."""
+    import keras
+    import numpy as np
+    import tensorflow as tf
+
+    from modern.callbacks.checkpoint_saver import make_checkpoint
+    from modern.distributed.model import build_distributed_model
+
+    data = np.load(args.data)
+    dataset = tf.data.Dataset.from_tensor_slices((data["x_test"], data["y_test"])).batch(args.eval_batch_size)
+    model = build_distributed_model({"optimizer": "sgd", "dropout_rate": 0.0}, seed=args.seed)
+    checkpoint = make_checkpoint(model)
+    writer = tf.summary.create_file_writer(str(args.model_dir / EVAL_SUBDIR))
+    actions: list[dict] = []
+    evaluations: list[dict] = []
+
+    class Evaluation(keras.callbacks.Callback):
+        """Records the global step of the checkpoint each evaluation ran on."""
+
+        def on_test_end(self, logs: dict | None = None) -> None:
+            actions.append({"callback": "Evaluation", "step": int(self.model.optimizer.iterations.numpy())})
+
+    began = time.monotonic()
+    for path in tf.train.checkpoints_iterator(str(args.model_dir), min_interval_secs=args.poll_secs,
+                                              timeout=args.eval_timeout):
+        checkpoint.restore(path).expect_partial()
+        step = int(model.optimizer.iterations.numpy())
+        metrics = model.evaluate(dataset, verbose=0, return_dict=True, callbacks=[Evaluation()])
+        with writer.as_default(step=step):
+            for name in ("accuracy", "loss"):
+                tf.summary.scalar(name, float(metrics[name]))
+        writer.flush()
+        record = {"step": step, "accuracy": float(metrics["accuracy"]), "loss": float(metrics["loss"]),
+                  "checkpoint": os.path.basename(path)}
+        evaluations.append(record)
+        if args.progress is not None:
+            with open(args.progress, "a", encoding="utf-8") as progress:
+                progress.write(json.dumps({**record, "time": time.time()}) + "\n")
+        if step >= args.steps:
+            break
+    else:
+        last = f"the last one evaluated was at step {evaluations[-1]['step']}" if evaluations else "none arrived"
+        raise SidecarError(
+            f"no new checkpoint arrived in {args.model_dir} within {args.eval_timeout:g} s ({last}; training "
+            f"ends at step {args.steps}); the evaluator evaluates what the chief writes there. Is the chief running?"
+        )
+    writer.close()
+    actions += [{"callback": "EvalSummary", "step": step} for step in summary_steps(args.model_dir / EVAL_SUBDIR, "accuracy")]
+    return {
+        "side": "modern", "engine": "sidecar evaluator (checkpoints_iterator + Keras evaluate)", "role": "evaluator",
+        "task": "evaluator:0", "pid": os.getpid(), "start_step": 0, "final_step": evaluations[-1]["step"],
+        "losses": {}, "evaluations": evaluations,
+        "actions": sorted(actions, key=lambda a: (a["step"], a["callback"])),
+        "seconds": time.monotonic() - began, "startup_seconds": 0.0,
+        "versions": {"tensorflow": tf.__version__, "keras": keras.__version__},
+    }
+
+
+def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
+    check_tf_config(environ)
+    if not args.data.is_file():
+        raise SidecarError(f"--data {args.data} does not exist.")
+    trace = evaluate_checkpoints(args)
+    temporary = args.trace.with_suffix(args.trace.suffix + ".tmp")
+    temporary.write_text(json.dumps(trace, indent=1))
+    os.replace(temporary, args.trace)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return run(args, dict(os.environ))
+    except SidecarError as error:
+        print(f"modern.distributed.sidecar (evaluator 0): error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

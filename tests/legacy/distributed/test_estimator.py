@@ -1,0 +1,66 @@
+"""`legacy.distributed.estimator` without a cluster: TF_CONFIG errors, the batch split, an evaluator that gets no checkpoint.
+
+The 4-task cluster (chief, worker, ps, evaluator) runs in tests/migrate/parity/distributed.
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from legacy.distributed.estimator import main, role_from_tf_config, worker_arrays
+from legacy.distributed.role import RoleError, batch_indices
+
+CLUSTER = {"chief": ["127.0.0.1:1"], "worker": ["127.0.0.1:2"], "ps": ["127.0.0.1:3"]}
+
+
+def tf_config(cluster, task_type="chief", index=0) -> dict[str, str]:
+    return {"TF_CONFIG": json.dumps({"cluster": cluster, "task": {"type": task_type, "index": index}})}
+
+
+@pytest.mark.parametrize("task", [("chief", 0), ("worker", 0), ("ps", 0), ("evaluator", 0)])
+def test_every_role_comes_from_tf_config_and_the_evaluator_is_outside_the_cluster(task):
+    assert role_from_tf_config(tf_config({**CLUSTER, "evaluator": ["127.0.0.1:4"]}, *task)) == (*task, CLUSTER)
+
+
+@pytest.mark.parametrize("environ, message", [
+    pytest.param({}, "TF_CONFIG is not set", id="no TF_CONFIG"),
+    pytest.param(tf_config({"worker": CLUSTER["worker"], "ps": CLUSTER["ps"]}, "worker"), "has no 'chief' role",
+                 id="missing chief"),
+    pytest.param(tf_config({"chief": CLUSTER["chief"]}), "has no 'ps' role", id="missing ps"),
+    pytest.param(tf_config({**CLUSTER, "chief": ["127.0.0.1:1", "127.0.0.1:5"]}), "2 chiefs", id="two chiefs"),
+    pytest.param(tf_config(CLUSTER, "worker", 1), "task worker:1 is not in the cluster", id="index out of range"),
+    pytest.param(tf_config(CLUSTER, "evaluator", 1), "there is one evaluator", id="second evaluator"),
+    pytest.param(tf_config(CLUSTER, "master", 0), "'master' is not one of", id="unknown role"),
+])
+def test_bad_tf_config_names_what_is_wrong(environ, message):
+    with pytest.raises(RoleError, match=message):
+        role_from_tf_config(environ)
+
+
+def test_a_missing_role_exits_2_naming_the_task(monkeypatch, capsys, tmp_path):
+    monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": {"chief": CLUSTER["chief"]}, "task": {"type": "chief", "index": 0}}))
+    assert main(["--model-dir", str(tmp_path)]) == 2
+    assert "legacy.distributed.estimator (chief 0): error: TF_CONFIG's cluster has no 'ps' role" in capsys.readouterr().err
+
+
+def test_each_worker_is_fed_its_slice_of_every_global_batch_in_step_order():
+    x, y = np.arange(20).reshape(20, 1), np.arange(20)
+    xs, ys = worker_arrays(x, y, steps=3, global_batch=8, worker=1, workers=2)
+    assert ys.tolist() == np.concatenate([batch_indices(step, 8, 1, 2, 20) for step in range(3)]).tolist()
+    assert ys[:4].tolist() == [4, 5, 6, 7] and ys[8:].tolist() == [0, 1, 2, 3]
+    assert xs[:, 0].tolist() == ys.tolist()
+
+
+@pytest.mark.estimator
+def test_an_evaluator_that_never_gets_a_checkpoint_exits_2(monkeypatch, capsys, tmp_path, mnist):
+    data = tmp_path / "data.npz"
+    np.savez(data, x_train=mnist.x_train[:8], y_train=mnist.y_train[:8], x_test=mnist.x_test[:8], y_test=mnist.y_test[:8])
+    monkeypatch.setenv("TF_CONFIG", tf_config(CLUSTER, "evaluator", 0)["TF_CONFIG"])
+    code = main(["--model-dir", str(tmp_path / "model"), "--data", str(data), "--trace", str(tmp_path / "t.json"),
+                 "--global-batch-size", "8", "--eval-timeout", "0.5"])
+    assert code == 2
+    error = capsys.readouterr().err
+    assert "(evaluator 0): error: no checkpoint arrived in" in error and "within 0.5 s;" in error
+    assert "Is the chief running" in error and not (tmp_path / "t.json").exists()
