@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import gc
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -404,17 +404,38 @@ def _wrapper_functions(tree: ast.Module, aliases: AliasTable) -> dict[str, str]:
     for node in tree.body:
         if type(node) is not ast.FunctionDef or not node.body:
             continue
-        last = node.body[-1]
-        if type(last) is ast.Return and last.value is not None:
-            parts = dotted_parts(last.value)
+        for returned in _returns(node.body):
+            parts = dotted_parts(returned.value)
             if parts is None:
                 continue
-            bound = aliases.lookup(parts[0], last.lineno, last.col_offset)
+            bound = aliases.lookup(parts[0], returned.lineno, returned.col_offset)
             if bound is not None and is_tensorflow(bound):
                 target = ".".join([bound, *parts[1:]])
                 if is_module(canonical(target)):
                     wrappers[node.name] = target
+                    break
     return wrappers
+
+
+def _returns(body: list[ast.stmt]) -> Iterator[ast.Return]:
+    """The `return value` statements of a function body, nested functions and classes excluded.
+
+    A wrapper may return the TF1 module on one path only (tensor2tensor's
+    `def opt(): if not is_tf2: from tensorflow.contrib import opt; return opt` then
+    `return DummyModule(...)`): that path is the one the TF1 code runs.
+    """
+    pending = list(reversed(body))
+    while pending:
+        statement = pending.pop()
+        kind = type(statement)
+        if kind is ast.Return:
+            if statement.value is not None:
+                yield statement
+        elif kind not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                pending.extend(reversed(getattr(statement, field, None) or []))
+            for case in getattr(statement, "cases", None) or []:
+                pending.extend(reversed(case.body))
 
 
 def _wrapper_references(on_calls: list, aliases: AliasTable, result: FileResult, wrappers: Mapping[str, str]) -> list:
