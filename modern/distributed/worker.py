@@ -4,16 +4,21 @@ The role comes from ``TF_CONFIG`` (``{"cluster": {"worker": [...]}, "task":
 {"type": "worker", "index": i}}``); worker 0 is the chief. Every worker:
 
 1. builds the model under the strategy (initial weights from
-   ``--initial-weights``, the legacy step-0 values, when there is no
-   checkpoint yet) and restores the newest checkpoint of ``--model-dir``, the
-   chief's directory (this is what `BackupAndRestore` does, with the data
-   position kept too: global step s always trains on global batch s);
+   ``--initial-weights``, the legacy step-0 values; the newest checkpoint of
+   ``--model-dir`` when a finished run is continued to a later step);
+   Keras' `BackupAndRestore` (`modern.distributed.backup`) backs the
+   training state up into ``<model-dir>/backup`` every
+   ``--save-checkpoints-steps`` steps and, when the cluster is restarted
+   after a fault, restores it before the first step;
 2. feeds its half of each global batch: worker i of n gets examples
    ``[s*B + i*B/n, s*B + (i+1)*B/n)`` (modulo the training set) at step s,
-   exactly as `legacy.distributed` feeds its workers;
+   exactly as `legacy.distributed` feeds its workers; s counts from the
+   global step restored (Keras restores no input position), so global step
+   s always trains on global batch s;
 3. trains with `fit` and the callbacks of `modern/callbacks/`
    (`CheckpointSaver`, `StepCounter`, `SummarySaver`, `LoggingTensor`), which
-   write and log on the chief only;
+   write and log on the chief only, and `StopAtStep` at ``--steps`` (stops are
+   all-reduced: every worker stops after the same step);
 4. appends ``{"step", "loss"}`` (the mean loss of the global batch) to
    ``--progress`` after every step, a JSON-lines file the launcher watches for
    fault injection and which survives a killed process; at the end writes
@@ -30,7 +35,7 @@ import logging
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -72,8 +77,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def worker_dataset(x, y, global_batch: int, start: int, stop: int, worker: int, workers: int):
-    """Worker `worker`'s half (1/workers) of global batches start … stop-1; global batch s starts at example s*B."""
+def worker_dataset(x, y, global_batch: int, first_step: Callable[[], int], stop: int, worker: int, workers: int):
+    """Worker `worker`'s share (1/workers) of global batches first_step() … stop-1; global batch s starts at example s*B.
+
+    `first_step` is called when the iterator yields its first element — inside
+    `fit`, after `BackupAndRestore` restored the global step — so a resumed run
+    continues at the batch of the step it resumes at, not at the start of the
+    data. It must return a value fixed in `on_train_begin`: reading
+    ``optimizer.iterations`` from the generator itself raced with the first
+    step (it read 1 on Keras 2.15).
+    """
     import tensorflow as tf
 
     local = global_batch // workers
@@ -87,10 +100,11 @@ def worker_dataset(x, y, global_batch: int, start: int, stop: int, worker: int, 
         # across workers to build the model, which fails for integer tensors.
         return tf.cast(tf.gather(images, indices), tf.float32), tf.cast(tf.gather(labels, indices), tf.float32)
 
-    dataset = tf.data.Dataset.range(start, stop).map(batch)
+    steps = tf.data.Dataset.from_generator(lambda: range(first_step(), stop),
+                                           output_signature=tf.TensorSpec([], tf.int64))
     options = tf.data.Options()
     options.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.OFF
-    return dataset.with_options(options)
+    return steps.map(batch).with_options(options)
 
 
 def _recording_logger(actions: list[dict], name: str) -> logging.Logger:
@@ -128,7 +142,9 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     from modern.callbacks.checkpoint_saver import CheckpointSaver, make_checkpoint
     from modern.callbacks.logging_tensor import LoggingTensor
     from modern.callbacks.step_counter import StepCounter
+    from modern.callbacks.stop_at_step import StopAtStep
     from modern.callbacks.summary_saver import SummarySaver
+    from modern.distributed.backup import BACKUP_DIRNAME, backup_plan
     from modern.distributed.model import build_distributed_model
     from modern.weights import legacy_variables
 
@@ -144,22 +160,29 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     params = {"learning_rate": args.learning_rate, "optimizer": args.optimizer, "dropout_rate": args.dropout_rate}
     with strategy.scope():
         model = build_distributed_model(params, seed=args.seed)
+    plan = backup_plan(keras.__version__)
+    backup_dir = args.model_dir / BACKUP_DIRNAME
+    interrupted = plan.backup_exists(backup_dir)
     latest = tf.train.latest_checkpoint(str(args.model_dir))
-    if latest is not None:
-        make_checkpoint(model).restore(latest).assert_existing_objects_matched()
-    elif args.initial_weights is not None:
+    if args.initial_weights is not None:
         initial = np.load(args.initial_weights)
         for name, variable in legacy_variables(model).items():
             variable.assign(initial[name])
-    start = int(model.optimizer.iterations.numpy())
+    if latest is not None and not interrupted:
+        # A finished run continued to a later --steps; an interrupted one is restored by BackupAndRestore in fit.
+        make_checkpoint(model).restore(latest).assert_existing_objects_matched()
     is_chief = strategy.extended.should_checkpoint
     actions: list[dict] = []
     losses: dict[int, float] = {}
+    begun: dict[str, int] = {}
 
     progress = open(args.progress, "a", encoding="utf-8") if args.progress is not None else None
 
     class Trace(keras.callbacks.Callback):
-        """Appends the global batch's mean loss per step to the progress file (last in the list)."""
+        """The step training starts at (after any restore: the data position) and each global batch's mean loss."""
+
+        def on_train_begin(self, logs: dict | None = None) -> None:
+            begun["step"] = int(self.model.optimizer.iterations.numpy())
 
         def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
             step = int(self.model.optimizer.iterations.numpy())
@@ -176,16 +199,21 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     counter = StepCounter(every_n_steps=args.log_step_count_steps, output_dir=args.model_dir)
     summaries = SummarySaver(args.model_dir, save_steps=args.log_step_count_steps, keys=["step_loss"])
     logger = LoggingTensor({"step": "global_step", "loss": "step_loss"}, every_n_iter=args.log_step_count_steps, formatter=log_line)
+    backup = plan.make_callback(str(backup_dir), args.save_checkpoints_steps)
+    epochs, steps_per_epoch = plan.fit_layout(args.steps, args.save_checkpoints_steps)
     trained_from = time.monotonic()
-    if start < args.steps:
+    if int(model.optimizer.iterations.numpy()) < args.steps or interrupted:
         dataset = strategy.distribute_datasets_from_function(
             lambda context: worker_dataset(
-                data["x_train"], data["y_train"], args.global_batch_size, start, args.steps,
+                data["x_train"], data["y_train"], args.global_batch_size,
+                lambda: begun["step"], args.steps,
                 context.input_pipeline_id, context.num_input_pipelines,
             )
         )
-        model.fit(dataset, epochs=1, steps_per_epoch=args.steps - start, verbose=0,
-                  callbacks=[saver, counter, summaries, logger, Trace()])
+        # BackupAndRestore first: the others see the restored step; StopAtStep ends the run at --steps whatever
+        # epoch Keras resumes at (and at once when a continued run starts past a multiple of the epoch length).
+        model.fit(dataset, epochs=epochs, steps_per_epoch=steps_per_epoch, verbose=0,
+                  callbacks=[backup, saver, counter, summaries, logger, StopAtStep(last_step=args.steps), Trace()])
     seconds = time.monotonic() - trained_from
     final = int(model.optimizer.iterations.numpy())
     actions += [{"callback": "CheckpointSaver", "step": step} for step in saver.saved_steps]
@@ -194,7 +222,8 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     trace: dict[str, Any] = {
         "side": "modern", "engine": "MultiWorkerMirroredStrategy", "role": "chief" if is_chief else "worker",
         "task": f"{task_type}:{index}", "pid": os.getpid(), "workers": workers,
-        "start_step": start, "final_step": final, "losses": {str(k): v for k, v in sorted(losses.items())},
+        "start_step": begun.get("step", final), "final_step": final,
+        "restored_by": ("BackupAndRestore" if interrupted else "checkpoint" if latest is not None else None), "losses": {str(k): v for k, v in sorted(losses.items())},
         "loss_kind": "mean loss of the global batch (all-reduced)",
         "actions": sorted(actions, key=lambda a: (a["step"], a["callback"])),
         "seconds": seconds, "startup_seconds": trained_from - began,

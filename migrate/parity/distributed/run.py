@@ -5,11 +5,12 @@ batches split the same way across workers, from the same initial weights
 (the legacy chief's step-0 variables, copied). A fault (`--kill
 worker:1@15`) SIGKILLs that worker on each side once it reaches the step;
 the launcher then stops the rest of the cluster and starts it again, and the
-chief resumes from its newest checkpoint — TF1's `MonitoredTrainingSession`
-restoring on the chief, TF2's `CheckpointSaver` checkpoint restored by every
-worker (what `BackupAndRestore` does), with the data position kept: global
-step s always trains on global batch s. Steps trained after the last
-checkpoint are lost and trained again; the replayed losses must be the same.
+cluster resumes from its last save — TF1: the chief's `MonitoredTrainingSession`
+restores its newest checkpoint; TF2: Keras' `BackupAndRestore` restores the
+chief's backup (taken at the checkpoint steps) on every worker — with the data
+position kept: global step s always trains on global batch s. Steps trained
+after the last save are lost and trained again; the replayed losses must be
+the same.
 """
 from __future__ import annotations
 
@@ -151,7 +152,7 @@ def files_written(model_dir: Path, writer_pids: dict[int, str]) -> dict:
         pid = int(parts[-3]) if parts[-1] == "v2" and parts[-3].isdigit() else None
         role = "unattributed (no pid in a TF1 event file name)" if pid is None else writer_pids.get(pid, "unknown")
         events.append({"file": path.name, "pid": pid, "role": role})
-    leftovers = sorted(path.name for path in model_dir.glob("workertemp_*"))
+    leftovers = sorted(path.relative_to(model_dir).as_posix() for path in model_dir.rglob("workertemp_*"))
     writers = sorted({event["role"] for event in events})
     return {
         "checkpoint_steps": checkpoints, "event_files": events, "event_writers": writers,

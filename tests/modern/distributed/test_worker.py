@@ -11,6 +11,7 @@ import json
 import keras
 import pytest
 
+from migrate.parity.distributed.cluster import Fault
 from migrate.parity.distributed.run import DistributedConfig, run_distributed
 from modern.distributed.worker import RoleError, main, role_from_tf_config
 
@@ -38,17 +39,24 @@ def test_an_uneven_batch_split_exits_2(monkeypatch, capsys, tmp_path):
 
 
 @pytest.mark.skipif(int(keras.__version__.split(".")[0]) < 3, reason="Keras 2.15 runs in the shared faulted run")
-def test_two_workers_on_keras3_write_one_set_of_checkpoints_and_summaries(mnist, tmp_path):
+def test_two_workers_on_keras3_resume_from_the_backup_and_write_one_set_of_files(mnist, tmp_path):
+    """Worker 1 SIGKILLed at step 4: Keras 3's BackupAndRestore (epochs of 3 steps) resumes both workers at step 3."""
     config = DistributedConfig(workers=2, steps=6, global_batch_size=64, save_steps=3, log_steps=3,
-                               train_examples=256, test_examples=64, sides=("modern",), timeout=240)
+                               train_examples=256, test_examples=64, sides=("modern",), timeout=240,
+                               kill=Fault("worker", 1, 4))
     result = run_distributed(config, mnist, tmp_path / "run", progress=lambda _: None)
     modern = result["sides"]["modern"]
-    assert result["ok"]
-    assert sorted(modern["losses"]) == list(range(1, 7))
+    assert result["ok"]  # the replayed steps have the same losses, one writer, no temp dir left
+    killed = modern["attempts"][0]
+    assert killed["status"] == "killed" and killed["resumes_from_checkpoint"] == 3
+    assert modern["replay"]["replayed_steps"] >= 1 and sorted(modern["losses"]) == list(range(1, 7))
     chief, worker = modern["traces"][0], modern["traces"][1]
+    assert (chief["start_step"], worker["start_step"]) == (3, 3)
+    assert chief["restored_by"] == worker["restored_by"] == "BackupAndRestore"
     assert chief["losses"] == worker["losses"]  # the all-reduced loss, the same on every worker
     assert chief["versions"]["keras"].startswith("3.")
     files = modern["files"]
     assert files["checkpoint_steps"] == [0, 3, 6]
     assert files["event_writers"] == ["chief"] and files["worker_temp_dirs_left"] == []
+    assert not (tmp_path / "run" / "modern" / "model" / "backup").exists()  # Keras 3 deletes its backup dir
     assert worker["actions"] == [] and {a["callback"] for a in chief["actions"]} >= {"CheckpointSaver", "SummarySaver"}

@@ -36,6 +36,17 @@ def test_a_killed_worker_restarts_from_the_last_checkpoint_and_training_complete
     assert replay["replayed_steps"] >= killed["killed_at_step"] - last_saved and replay["mismatched_steps"] == []
 
 
+def test_modern_resumes_through_keras_backup_and_restore_which_cleans_its_backup(faulted_run):
+    modern = faulted_run["sides"]["modern"]
+    killed = modern["attempts"][0]
+    for index, trace in modern["traces"].items():
+        # every worker of the restarted cluster was restored by BackupAndRestore, not by hand, at the backup's step
+        assert trace["restored_by"] == "BackupAndRestore", index
+        assert trace["start_step"] == killed["resumes_from_checkpoint"]
+    backup = Path(modern["model_dir"]) / "backup"
+    assert not backup.exists() or [path for path in backup.rglob("*") if path.is_file()] == []
+
+
 @pytest.mark.parametrize("side", ["legacy", "modern"])
 def test_no_checkpoint_file_is_corrupt(faulted_run, side):
     import tensorflow as tf
