@@ -16,9 +16,19 @@ Differences: the loss is read from the logs instead of a fetched tensor:
 ``logs[loss_key]`` if given, else ``step_loss`` (the loss of that very step,
 when the train step reports it), else Keras' running mean ``loss``, which a
 stock compiled model reports. The mean is NaN from the first NaN step of the
-epoch on, so it triggers at the same step as the step's own loss would. Only
-NaN triggers, as in TF1: an inf step makes the mean inf (not NaN), and the
-NaN that usually follows triggers at the step TF1 would stop at.
+epoch on, so it triggers at the same step as the step's own loss would.
+
+NaN or inf? TF1's hook tests ``np.isnan(loss)`` only: an inf loss does not
+stop it, and neither does it stop this callback by default (the running mean
+of a stock model is then inf, not NaN). An inf loss usually turns the
+weights NaN at that update (inf gradients), so the next step's loss is NaN
+and both stop there, one step later. ``detect_inf=True`` also stops at the
+inf step itself, like Keras' `TerminateOnNaN`: the mean is inf from that step
+on, so it fires at the same step as the step's own loss. One case the mean
+cannot follow: a later ``-inf`` step loss would make an inf mean NaN (TF1
+would not stop there); losses that cannot be negative (cross-entropy, MSE)
+never do this. Measured against the real TF1 hook on Keras 2.15, Keras 3 and
+tf-keras: `tests/modern/callbacks/test_nan_tensor.py`.
 """
 from __future__ import annotations
 
@@ -35,6 +45,7 @@ TF1_EQUIVALENT = {
         "the loss comes from the logs: step_loss if reported, else the running mean loss (NaN from the first NaN step)",
         "fail_on_nan_loss=True raises NanLossDuringTrainingError (on_train_end not called)",
         "fail_on_nan_loss=False sets model.stop_training (graceful); Keras' TerminateOnNaN also stops on inf",
+        "NaN only by default, as TF1; detect_inf=True also stops at an inf loss (TerminateOnNaN's rule)",
     ],
 }
 
@@ -42,7 +53,7 @@ DEFAULT_LOSS_KEYS = ("step_loss", "loss")
 
 
 class NanLossDuringTrainingError(RuntimeError):
-    """The loss became NaN and `fail_on_nan_loss` was True."""
+    """The loss became NaN (or inf, with `detect_inf`) and `fail_on_nan_loss` was True."""
 
 
 class NanTensor(keras.callbacks.Callback):
@@ -53,13 +64,25 @@ class NanTensor(keras.callbacks.Callback):
             step reports it, else ``loss`` (the running mean of a stock model).
         fail_on_nan_loss: raise (True) or stop gracefully (False).
         logger: where the message goes (default: the "tensorflow" logger, as TF1).
+        detect_inf: also treat an inf loss as divergence (default False: TF1
+            checks for NaN only; see the module docstring).
+
+    Example:
+        model.fit(x, y, callbacks=[NanTensor()])  # instead of NanTensorHook(loss)
     """
 
-    def __init__(self, loss_key: str | None = None, fail_on_nan_loss: bool = True, logger: logging.Logger | None = None) -> None:
+    def __init__(
+        self,
+        loss_key: str | None = None,
+        fail_on_nan_loss: bool = True,
+        logger: logging.Logger | None = None,
+        detect_inf: bool = False,
+    ) -> None:
         super().__init__()
         self.loss_key = loss_key
         self.fail_on_nan_loss = fail_on_nan_loss
         self.logger = logger or logging.getLogger("tensorflow")
+        self.detect_inf = detect_inf
 
     def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
         logs = logs or {}
@@ -69,11 +92,13 @@ class NanTensor(keras.callbacks.Callback):
                 f"NanTensor: no {key!r} in the train step's logs (keys: {sorted(logs)}); return it from "
                 "train_step or pass the key holding the loss as loss_key."
             )
-        if math.isnan(float(logs[key])):
-            message = "Model diverged with loss = NaN."
+        loss = float(logs[key])
+        if math.isnan(loss) or (self.detect_inf and math.isinf(loss)):
+            shown = "NaN" if math.isnan(loss) else str(loss)
+            message = f"Model diverged with loss = {shown}."
             if self.fail_on_nan_loss:
                 self.logger.error(message)
                 step = int(self.model.optimizer.iterations.numpy())
-                raise NanLossDuringTrainingError(f"NaN loss during training (global step {step}).")
+                raise NanLossDuringTrainingError(f"{shown} loss during training (global step {step}).")
             self.logger.warning(message)
             self.model.stop_training = True
