@@ -6,16 +6,30 @@ The role comes from ``TF_CONFIG`` (``{"cluster": {"ps": [...], "worker": [...]},
 * ``ps``: starts its server and serves the variables until it is killed
   (TF1 parameter servers never exit by themselves; the launcher stops them).
 * ``worker``: builds the graph with `replica_device_setter` (variables on
-  the ps), wraps the optimizer in `SyncReplicasOptimizer` (the gradients of
-  all workers are averaged and applied once per global step) and trains in a
-  `MonitoredTrainingSession(master=server.target, is_chief=...)` up to global
-  step ``--steps``. At global step s (0-based batch index) worker i of n
-  feeds examples ``[s*B + i*B/n, s*B + (i+1)*B/n)`` (modulo the training
-  set), as `modern.distributed` does. The chief restores the newest
-  checkpoint of ``--model-dir`` (so a restarted cluster resumes there) and
-  alone runs the checkpoint, summary and step-counter hooks.
+  the ps) and trains in a `MonitoredTrainingSession(master=server.target,
+  is_chief=...)` up to global step ``--steps``. The chief restores the
+  newest checkpoint of ``--model-dir`` (so a restarted cluster resumes
+  there) and alone runs the checkpoint, summary and step-counter hooks.
 
-One addition to the TF1 recipe: `SyncReplicasOptimizer` applies the first N
+``--replication`` chooses how the workers' gradients meet (`REPLICATIONS`):
+
+* ``sync`` (default): the optimizer is wrapped in `SyncReplicasOptimizer`
+  (the gradients of all workers are averaged and applied once per global
+  step). At global step s (0-based batch index) worker i of n feeds examples
+  ``[s*B + i*B/n, s*B + (i+1)*B/n)`` (modulo the training set), as
+  `modern.distributed` does.
+* ``async``: no `SyncReplicasOptimizer` — each worker applies its own
+  gradients to the ps variables as soon as it has them, and every update
+  increments the global step (the TF1 default for between-graph training).
+  Each worker draws its own random batches of B/n examples (seeded by
+  ``--seed``, the worker index and the step it starts from), so n workers
+  together process B examples per n updates, like the synchronous run. No
+  worker waits for another: a killed non-chief worker leaves the chief
+  training alone, and a restarted one rejoins the running cluster (it waits
+  for nothing but the ps). Which update reads which weights is up to the
+  scheduler, so losses are only comparable statistically.
+
+One addition to the TF1 recipe (sync only): `SyncReplicasOptimizer` applies the first N
 gradients it receives for a step, not one per worker, and hands out N tokens
 per update that any worker may take — a fast worker can contribute two
 gradients to one update, and when a worker dies the others carry on with its
@@ -49,6 +63,7 @@ import numpy as np
 from migrate.core.tf_config import TfConfigError, read_tf_config
 
 ROLES = ("ps", "worker")
+REPLICATIONS = ("sync", "async")
 
 
 class RoleError(Exception):
@@ -82,6 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--optimizer", choices=("sgd", "adam"), default="sgd")
     parser.add_argument("--dropout-rate", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--replication", choices=REPLICATIONS, default="sync",
+                        help="sync: SyncReplicasOptimizer; async: every worker applies its own gradients")
     parser.add_argument("--save-checkpoints-steps", type=int, default=10)
     parser.add_argument("--log-step-count-steps", type=int, default=10)
     parser.add_argument("--initial-weights-out", type=Path, help="chief: write the step-0 model variables here (.npz)")
@@ -94,6 +111,11 @@ def batch_indices(step: int, global_batch: int, worker: int, workers: int, size:
     """Worker `worker`'s examples of global batch `step` (0-based): its 1/workers slice, wrapping around the data."""
     local = global_batch // workers
     return (step * global_batch + worker * local + np.arange(local, dtype=np.int64)) % size
+
+
+def random_batch_indices(rng: np.random.Generator, global_batch: int, workers: int, size: int) -> np.ndarray:
+    """Asynchronous training: one worker's next batch, B/n examples drawn without replacement."""
+    return rng.choice(size, global_batch // workers, replace=False)
 
 
 def start_server(cluster: dict[str, list[str]], task_type: str, index: int):
@@ -157,6 +179,7 @@ def run_worker(args: argparse.Namespace, index: int, cluster: dict[str, list[str
 
     workers = len(cluster["worker"])
     is_chief = index == 0
+    synchronous = args.replication == "sync"
     params = {**merged_params({"learning_rate": args.learning_rate, "optimizer": args.optimizer,
                                "dropout_rate": args.dropout_rate}), "seed": args.seed}
     data = dict(np.load(args.data))
@@ -203,15 +226,21 @@ def run_worker(args: argparse.Namespace, index: int, cluster: dict[str, list[str
                 name="loss",
             )
             tf.compat.v1.summary.scalar("loss", loss)
-            optimizer = tf.compat.v1.train.SyncReplicasOptimizer(
-                make_optimizer(params), replicas_to_aggregate=workers, total_num_replicas=workers
-            )
+            optimizer = make_optimizer(params)
+            if synchronous:
+                optimizer = tf.compat.v1.train.SyncReplicasOptimizer(
+                    optimizer, replicas_to_aggregate=workers, total_num_replicas=workers)
             train_op = optimizer.minimize(loss, global_step=global_step)
             finished = tf.compat.v1.get_variable(
                 "worker_finished_steps", [workers], tf.int64, tf.compat.v1.zeros_initializer(), trainable=False)
+            chief_ready = tf.compat.v1.get_variable(
+                "chief_ready", [], tf.bool, tf.compat.v1.zeros_initializer(), trainable=False)
+        set_chief_ready = chief_ready.assign(True)
         finished_step = tf.compat.v1.placeholder(tf.int64, [], name="finished_step")
         mark_finished = tf.compat.v1.scatter_update(finished, [index], tf.reshape(finished_step, [1]))
         slowest = tf.reduce_min(finished)
+        with tf.control_dependencies([train_op]):
+            step_after_update = tf.identity(global_step.read_value())  # this update's step, or a later one
         model_variables = {v.op.name: v for v in tf.compat.v1.global_variables() if v.op.name in VARIABLE_SHAPES}
         uninitialized = None if is_chief else tf.compat.v1.report_uninitialized_variables(tf.compat.v1.global_variables())
         scaffold = tf.compat.v1.train.Scaffold(saver=tf.compat.v1.train.Saver(max_to_keep=None, save_relative_paths=True))
@@ -222,10 +251,9 @@ def run_worker(args: argparse.Namespace, index: int, cluster: dict[str, list[str
             StepCounter(every_n_steps=args.log_step_count_steps, output_dir=str(args.model_dir)),
         ]
         hooks = [
-            optimizer.make_session_run_hook(is_chief, num_tokens=0),
             Logging({"step": global_step, "loss": loss}, every_n_iter=args.log_step_count_steps),
             tf.compat.v1.train.StopAtStepHook(last_step=args.steps),
-        ]
+        ] + ([optimizer.make_session_run_hook(is_chief, num_tokens=0)] if synchronous else [])
         if not is_chief:
             _wait_for_chief(server.target, config, uninitialized)
         began = time.monotonic()
@@ -242,6 +270,8 @@ def run_worker(args: argparse.Namespace, index: int, cluster: dict[str, list[str
                 np.savez(partial, **values)
                 os.replace(partial, args.initial_weights_out)  # the modern side starts once this file exists
             state["step"] = start
+            if is_chief:
+                session.run_step_fn(lambda step_context: step_context.session.run(set_chief_ready))
 
             def mark(step: int) -> None:
                 session.run_step_fn(lambda step_context: step_context.session.run(mark_finished, {finished_step: step}))
@@ -250,26 +280,47 @@ def run_worker(args: argparse.Namespace, index: int, cluster: dict[str, list[str
                 while session.run_step_fn(lambda step_context: step_context.session.run(slowest)) < step:
                     time.sleep(0.005)
 
-            mark(start)
-            progress = open(args.progress, "a", encoding="utf-8") if args.progress is not None else None
-            trained_from = time.monotonic()
-            while start < args.steps and not session.should_stop():
-                wait_for_every_worker(state["step"])
-                indices = batch_indices(state["step"], args.global_batch_size, index, workers, len(x_train))
-                state["step"] += 1
-                _, value = session.run([train_op, loss], {images: x_train[indices], labels: y_train[indices]})
-                mark(state["step"])
+            def record(value: float) -> None:
                 losses[state["step"]] = float(value)
                 if progress is not None:
-                    progress.write(json.dumps({"step": state["step"], "loss": float(value), "time": time.time()}) + "\n")
+                    progress.write(json.dumps({"step": state["step"], "loss": float(value), "time": time.time(),
+                                               "pid": os.getpid()}) + "\n")
                     progress.flush()
+
+            def train_synchronously() -> None:
+                mark(start)
+                while start < args.steps and not session.should_stop():
+                    wait_for_every_worker(state["step"])
+                    indices = batch_indices(state["step"], args.global_batch_size, index, workers, len(x_train))
+                    state["step"] += 1
+                    _, value = session.run([train_op, loss], {images: x_train[indices], labels: y_train[indices]})
+                    mark(state["step"])
+                    record(value)
+
+            def train_asynchronously() -> None:
+                # Nobody trains before the chief has read the step-0 weights (the other side copies them).
+                while not session.run_step_fn(lambda step_context: step_context.session.run(chief_ready)):
+                    time.sleep(0.05)
+                rng = np.random.default_rng([args.seed, index, start])
+                while not session.should_stop():
+                    indices = random_batch_indices(rng, args.global_batch_size, workers, len(x_train))
+                    state["step"] += 1  # what the hooks see during the run; the real step comes back with it
+                    step, value = session.run([step_after_update, loss], {images: x_train[indices], labels: y_train[indices]})
+                    state["step"] = int(step)
+                    record(value)
+
+            progress = open(args.progress, "a", encoding="utf-8") if args.progress is not None else None
+            trained_from = time.monotonic()
+            {"sync": train_synchronously, "async": train_asynchronously}[args.replication]()
         seconds = time.monotonic() - trained_from
     trace: dict[str, Any] = {
-        "side": "legacy", "engine": "SyncReplicasOptimizer", "role": "chief" if is_chief else "worker",
+        "side": "legacy", "engine": "SyncReplicasOptimizer" if synchronous else "asynchronous updates",
+        "replication": args.replication, "role": "chief" if is_chief else "worker",
         "task": f"worker:{index}", "pid": os.getpid(), "workers": workers,
         "start_step": start, "final_step": state["step"],
         "losses": {str(k): v for k, v in sorted(losses.items())},
-        "loss_kind": "this worker's loss on its slice of the global batch",
+        "loss_kind": "this worker's loss on its slice of the global batch" if synchronous else
+                     "this worker's loss on its own batch, keyed by the global step after its update",
         "actions": sorted(actions, key=lambda a: (a["step"], a["hook"])),
         "seconds": seconds, "startup_seconds": trained_from - began,
         "versions": {"tensorflow": tf.__version__},

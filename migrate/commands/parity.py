@@ -180,6 +180,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.workers is not None:
         return distributed.run(args)
+    if args.replication is not None or args.kill is not None:
+        raise UsageError("--replication and --kill belong to the distributed comparison: add --workers N.")
     if args.data_dir:
         os.environ["MNIST_DATA_DIR"] = args.data_dir
     try:

@@ -8,7 +8,13 @@ after a grace period). Parameter servers never exit by themselves; the cluster
 is done when every worker has exited with 0.
 
 Fault injection: `Fault("worker", 1, 15)` SIGKILLs worker 1 once its progress
-file (JSON lines ``{"step", "loss"}``) reaches global step 15.
+file (JSON lines ``{"step", "loss"}``) reaches global step 15. Then either
+`wait` returns (the caller restarts the whole cluster: synchronous training,
+where every worker is needed for every step), or, with ``restart_killed``,
+the killed task alone is started again with the same ``TF_CONFIG`` and
+address while the others carry on (asynchronous training: the TF1 chief
+keeps training, TF2's coordinator retries the dead worker's steps elsewhere
+and the restarted worker rejoins).
 """
 from __future__ import annotations
 
@@ -77,6 +83,9 @@ class Outcome:
     killed: Fault | None = None
     killed_at_step: int | None = None
     pids: dict[str, int] = field(default_factory=dict)
+    killed_at_time: float | None = None
+    killed_pid: int | None = None
+    restarted: bool = False
 
 
 def free_ports(count: int, host: str = "127.0.0.1") -> list[int]:
@@ -178,16 +187,19 @@ class Cluster:
         self.check_ports()
         self.workdir.mkdir(parents=True, exist_ok=True)
         for role in self.roles:
-            env = {**os.environ, **self.env,
-                   "TF_CONFIG": json.dumps({"cluster": self.spec, "task": {"type": role.task_type, "index": role.index}})}
-            log = self.workdir / f"{self.side}-{role.task_type}{role.index}.log"
-            self.logs[role] = log
-            with open(log, "ab") as handle:
-                self.processes[role] = subprocess.Popen(
-                    [self.python, *role.argv], env=env, stdout=handle, stderr=subprocess.STDOUT,
-                    stdin=subprocess.DEVNULL, start_new_session=True,
-                    preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
-                )
+            self._spawn(role)
+
+    def _spawn(self, role: Role) -> None:
+        env = {**os.environ, **self.env,
+               "TF_CONFIG": json.dumps({"cluster": self.spec, "task": {"type": role.task_type, "index": role.index}})}
+        log = self.workdir / f"{self.side}-{role.task_type}{role.index}.log"
+        self.logs[role] = log
+        with open(log, "ab") as handle:
+            self.processes[role] = subprocess.Popen(
+                [self.python, *role.argv], env=env, stdout=handle, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL, start_new_session=True,
+                preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
+            )
 
     def pids(self) -> dict[str, int]:
         return {f"{role.task_type}:{role.index}": process.pid for role, process in self.processes.items()}
@@ -200,12 +212,16 @@ class Cluster:
             f"Its log ({self.logs[role]}) ends with:\n{log_tail(self.logs[role])}"
         )
 
-    def wait(self, fault: Fault | None = None, cancel: threading.Event | None = None) -> Outcome:
+    def wait(self, fault: Fault | None = None, cancel: threading.Event | None = None,
+             restart_killed: bool = False) -> Outcome:
         """Until every waited role exits 0 ("done") or `fault` fires ("killed"); raises `ClusterError` otherwise.
 
+        With `restart_killed` the killed task is started again at once and the
+        wait goes on: the outcome is "done", with the fault recorded.
         `cancel` set by another thread (the other side failed, Ctrl-C) stops the wait with a `ClusterError`.
         """
         began = time.monotonic()
+        hit: dict | None = None
         while True:
             if cancel is not None and cancel.is_set():
                 raise ClusterError(f"{self.side}: stopped because the other side failed or was interrupted.")
@@ -214,7 +230,7 @@ class Cluster:
                 if code is not None and (code != 0 or not role.waited):
                     raise self._failure(role, code)
             if all(process.poll() == 0 for role, process in self.processes.items() if role.waited):
-                return Outcome("done", time.monotonic() - began, pids=self.pids())
+                return Outcome("done", time.monotonic() - began, pids=self.pids(), restarted=hit is not None, **(hit or {}))
             if fault is not None:
                 target = next((r for r in self.processes if (r.task_type, r.index) == (fault.task_type, fault.index)), None)
                 if target is None:
@@ -223,7 +239,12 @@ class Cluster:
                 if step >= fault.step:
                     self.processes[target].send_signal(signal.SIGKILL)
                     self.processes[target].wait()
-                    return Outcome("killed", time.monotonic() - began, fault, step, pids=self.pids())
+                    hit = {"killed": fault, "killed_at_step": step, "killed_at_time": time.time(),
+                           "killed_pid": self.processes[target].pid}
+                    if not restart_killed:
+                        return Outcome("killed", time.monotonic() - began, pids=self.pids(), **hit)
+                    fault = None
+                    self._spawn(target)
             if time.monotonic() - began > self.timeout:
                 running = [role.name for role, process in self.processes.items() if process.poll() is None and role.waited]
                 raise ClusterError(

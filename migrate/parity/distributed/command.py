@@ -18,10 +18,15 @@ DEFAULT_GLOBAL_BATCH = 128
 
 def configure(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
-        "distributed (--workers N): the TF1 ps/worker cluster vs MultiWorkerMirroredStrategy, as local processes")
-    group.add_argument("--workers", type=int, help="train both sides on N local worker processes (SGD, synchronous)")
+        "distributed (--workers N): the TF1 ps/worker cluster vs its tf.distribute twin, as local processes")
+    group.add_argument("--workers", type=int, help="train both sides on N local worker processes (SGD)")
+    group.add_argument("--replication", choices=("sync", "async"),
+                       help="sync (default): SyncReplicasOptimizer vs MultiWorkerMirroredStrategy, losses compared step "
+                            "by step; async: asynchronous ps training vs ParameterServerStrategy with a coordinator, "
+                            "compared statistically (test accuracy)")
     group.add_argument("--kill", metavar="worker:I@STEP",
-                       help="SIGKILL worker I at global step STEP on each side; the cluster restarts from its checkpoint")
+                       help="SIGKILL worker I at global step STEP on each side; sync: the cluster restarts from its "
+                            "checkpoint; async: the worker alone is restarted while the others train on")
     group.add_argument("--save-checkpoints-steps", type=int, help="checkpoint every N steps (default: steps / 4)")
     group.add_argument("--train-examples", type=int, help="use the first N training images (default: all)")
     group.add_argument("--test-examples", type=int, help="evaluate on the first N test images (default: all)")
@@ -39,7 +44,7 @@ def config_from_args(args: argparse.Namespace):
         clashing.append("--optimizer adam")
     if clashing:
         raise UsageError(f"{', '.join(clashing)} cannot be combined with --workers: the distributed comparison runs "
-                         "both clusters itself, synchronously with SGD.")
+                         "both clusters itself, with SGD.")
     if args.modern_python and not os.access(args.modern_python, os.X_OK):
         raise UsageError(f"--modern-python {args.modern_python} is not an executable interpreter.")
     steps = args.steps if args.steps is not None else 200
@@ -51,6 +56,7 @@ def config_from_args(args: argparse.Namespace):
             save_steps=args.save_checkpoints_steps or max(1, steps // 4), log_steps=max(1, steps // 4),
             train_examples=args.train_examples, test_examples=args.test_examples, kill=kill, timeout=args.timeout,
             pythons={"modern": args.modern_python} if args.modern_python else {},
+            replication=args.replication or "sync",
         )
         config.check()
     except (ValueError, DistributedConfigError) as error:

@@ -1,4 +1,10 @@
-"""The distributed parity outputs: a terminal summary, Markdown, JSON and a PNG of the losses."""
+"""The distributed parity outputs: a terminal summary, Markdown, JSON and a PNG of the losses.
+
+Every output names the replication. The loss part depends on it (one
+renderer per replication in `LOSS_LINES`, `LOSS_SECTIONS`, `PLOTS`):
+synchronous runs show the per-step comparison, asynchronous runs both curves
+and each side's final mean, with the accuracy band that decides instead.
+"""
 from __future__ import annotations
 
 import json
@@ -13,10 +19,22 @@ def _yes(flag: bool) -> str:
     return "yes" if flag else "NO"
 
 
+REPLICATION_WORDS = {"sync": "synchronous", "async": "asynchronous"}
+
+
+def _per_process(counts: dict[str, int] | None) -> str:
+    return ", ".join(f"{name} {count}" for name, count in (counts or {}).items()) or "unknown"
+
+
 def _attempts(side: dict) -> str:
     parts = []
     for attempt in side["attempts"]:
-        if attempt["status"] == "killed":
+        if attempt.get("restarted_alone"):
+            parts.append(f"SIGKILL {attempt['killed']} at step {attempt['killed_at_step']}, restarted alone while the "
+                         f"cluster trained on (step {attempt['cluster_step']} before the kill, "
+                         f"{attempt['first_step_after_kill']} after; {attempt['steps_lost']} steps lost; steps per "
+                         f"process: {_per_process(attempt.get('steps_by_process'))}), done in {attempt['seconds']:.1f} s")
+        elif attempt["status"] == "killed":
             parts.append(f"SIGKILL {attempt['killed']} at step {attempt['killed_at_step']}, restart from checkpoint "
                          f"{attempt['resumes_from_checkpoint']} ({attempt['steps_lost']} steps lost and replayed)")
         else:
@@ -40,23 +58,22 @@ def _loss_rows(losses: dict, limit: int) -> list[list]:
 
 def terminal_summary(result: dict) -> str:
     config = result["config"]
-    lines = [f"parity --workers {config['workers']}: steps={config['steps']} global batch={config['global_batch_size']} "
-             f"lr={config['learning_rate']} (SGD, synchronous) seed={config['seed']}"
+    replication = config.get("replication", "sync")
+    lines = [f"parity --workers {config['workers']} --replication {replication}: steps={config['steps']} "
+             f"global batch={config['global_batch_size']} lr={config['learning_rate']} "
+             f"(SGD, {REPLICATION_WORDS[replication]}) seed={config['seed']}"
              + (f" kill={config['kill']}" if config["kill"] else "")]
     for name, side in result["sides"].items():
         lines.append(f"  {name}: {side['engine']} — {_attempts(side)}")
     if "checks" not in result:
         lines.append("ok" if result["ok"] else "NOT OK")
         return "\n".join(lines)
-    losses = result["losses"]
-    lines.append(f"losses: {losses['steps_compared']} steps, max |Δ| = {losses['max_abs_loss_diff']:.3g} "
-                 f"({_tolerance(losses)}), first different step: {losses['first_different_step']}")
-    for role in result["roles"]:
-        lines.append(f"events {role['role']:<6} {role['task']:<9} legacy {len(role['legacy_normalized'])} / modern "
-                     f"{len(role['modern_normalized'])} actions: {'same' if role['ok'] else 'DIFFER at #' + str(role['first_divergence'])}")
+    lines += LOSS_LINES[replication](result)
     metrics = result["metrics"]
     if metrics.get("legacy") and metrics.get("modern"):
-        lines.append(f"test accuracy: legacy {metrics['legacy']['accuracy']:.4f}, modern {metrics['modern']['accuracy']:.4f}")
+        lines.append(f"test accuracy: legacy {metrics['legacy']['accuracy']:.4f}, modern {metrics['modern']['accuracy']:.4f}"
+                     + (f" (|Δ| {metrics['accuracy_gap'] * 100:.2f} points, at most {metrics['max_accuracy_gap'] * 100:g})"
+                        if "accuracy_gap" in metrics else ""))
     for name, side in result["sides"].items():
         files = side["files"]
         lines.append(f"{name} files: checkpoints at {files['checkpoint_steps']}, {len(files['event_files'])} event "
@@ -67,9 +84,67 @@ def terminal_summary(result: dict) -> str:
     return "\n".join(lines)
 
 
+def _sync_loss_lines(result: dict) -> list[str]:
+    losses = result["losses"]
+    lines = [f"losses: {losses['steps_compared']} steps, max |Δ| = {losses['max_abs_loss_diff']:.3g} "
+             f"({_tolerance(losses)}), first different step: {losses['first_different_step']}"]
+    for role in result["roles"]:
+        lines.append(f"events {role['role']:<6} {role['task']:<9} legacy {len(role['legacy_normalized'])} / modern "
+                     f"{len(role['modern_normalized'])} actions: {'same' if role['ok'] else 'DIFFER at #' + str(role['first_divergence'])}")
+    return lines
+
+
+def _async_loss_lines(result: dict) -> list[str]:
+    final = result["losses"]["final_mean"]
+    lines = [f"losses: not compared step by step (asynchronous updates); mean over the last {final['tail']:.0%} of "
+             f"steps: legacy {final['legacy']:.4f}, modern {final['modern']:.4f}"]
+    for role in result["roles"]:
+        names = role["names"]
+        lines.append(f"events {role['role']:<6} legacy {', '.join(names['legacy']) or 'none'} / modern "
+                     f"{', '.join(names['modern']) or 'none'}: {'same' if role['ok'] else 'DIFFERENT'} ({role['task']})")
+    for name, reached in result["target"].items():
+        if name != "ok":
+            lines.append(f"{name}: final step {reached['final_step']}, last checkpoint {reached['last_checkpoint']}")
+    return lines
+
+
+LOSS_LINES = {"sync": _sync_loss_lines, "async": _async_loss_lines}
+
+
+def _sync_loss_section(result: dict, plot_name: str | None) -> list[str]:
+    losses = result["losses"]
+    out = ["", "## Losses (mean loss of each global batch)", "",
+           f"max |Δ| = {losses['max_abs_loss_diff']:.3g} ({_tolerance(losses)}), first different step: "
+           f"{losses['first_different_step']}", ""]
+    if plot_name:
+        out += [f"![losses]({plot_name})", ""]
+    out += ["| step | legacy | modern | abs Δ |", "|---|---|---|---|"]
+    out += [f"| {step} | {left:.9g} | {right:.9g} | {abs(left - right):.3g} |" for step, left, right in _loss_rows(losses, 30)]
+    return out
+
+
+def _async_loss_section(result: dict, plot_name: str | None) -> list[str]:
+    losses, metrics = result["losses"], result["metrics"]
+    final = losses["final_mean"]
+    out = ["", "## Losses (asynchronous: plotted, not compared)", "",
+           f"Mean over the last {final['tail']:.0%} of steps: legacy {final['legacy']:.4f}, modern {final['modern']:.4f}. "
+           f"Accuracy decides: |Δ| = {metrics.get('accuracy_gap', float('nan')) * 100:.2f} points, at most "
+           f"{metrics.get('max_accuracy_gap', float('nan')) * 100:g}.", ""]
+    if plot_name:
+        out += [f"![losses]({plot_name})", ""]
+    out += ["| side | final step | last checkpoint | reached the target |", "|---|---|---|---|"]
+    out += [f"| {name} | {reached['final_step']} | {reached['last_checkpoint']} | {_yes(reached['ok'])} |"
+            for name, reached in result["target"].items() if name != "ok"]
+    return out
+
+
+LOSS_SECTIONS = {"sync": _sync_loss_section, "async": _async_loss_section}
+
+
 def markdown_report(result: dict, plot_name: str | None) -> str:
     config = result["config"]
-    out = [f"# Distributed parity: {config['workers']} workers", "",
+    replication = config.get("replication", "sync")
+    out = [f"# Distributed parity: {config['workers']} workers, {REPLICATION_WORDS[replication]}", "",
            f"`{json.dumps(config)}`", ""]
     out += ["## Clusters", "", "| side | engine | attempts | TF | last attempt: training s | steps |", "|---|---|---|---|---|---|"]
     for name, side in result["sides"].items():
@@ -81,14 +156,7 @@ def markdown_report(result: dict, plot_name: str | None) -> str:
         return "\n".join(out) + "\n"
     out += ["", "## Checks", "", "| check | ok |", "|---|---|"]
     out += [f"| {name} | {_yes(ok)} |" for name, ok in result["checks"].items()]
-    losses = result["losses"]
-    out += ["", "## Losses (mean loss of each global batch)", "",
-            f"max |Δ| = {losses['max_abs_loss_diff']:.3g} ({_tolerance(losses)}), first different step: "
-            f"{losses['first_different_step']}", ""]
-    if plot_name:
-        out += [f"![losses]({plot_name})", ""]
-    out += ["| step | legacy | modern | abs Δ |", "|---|---|---|---|"]
-    out += [f"| {step} | {left:.9g} | {right:.9g} | {abs(left - right):.3g} |" for step, left, right in _loss_rows(losses, 30)]
+    out += LOSS_SECTIONS[replication](result, plot_name)
     out += ["", "## Events per role (hook / callback actions at global steps)", ""]
     for role in result["roles"]:
         out += [f"### {role['role']} ({role['task']}): {'same' if role['ok'] else 'DIFFERENT'}", ""]
@@ -111,12 +179,38 @@ def markdown_report(result: dict, plot_name: str | None) -> str:
     return "\n".join(out) + "\n"
 
 
-def plot_losses(result: dict, path: Path) -> Path:
+def _pyplot():
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    return plt
+
+
+def plot_async_losses(result: dict, path: Path) -> Path:
+    plt = _pyplot()
+    losses, metrics = result["losses"], result["metrics"]
+    figure, axis = plt.subplots(figsize=(9, 5))
+    for name, label, style in (("legacy", "legacy (TF1 async, 1 ps)", "-"),
+                               ("modern", "modern (ParameterServerStrategy, coordinator)", "--")):
+        rows = losses[name]
+        axis.plot([row[0] for row in rows], [row[1] for row in rows], style, label=label, linewidth=1.0, alpha=0.85)
+    axis.set_xlabel("global step (legacy) / scheduled step (modern)")
+    axis.set_ylabel("step loss")
+    axis.legend()
+    gap = metrics.get("accuracy_gap")
+    axis.set_title(f"{result['config']['workers']} workers, asynchronous: losses not compared step by step; "
+                   f"|Δ test accuracy| = {gap * 100:.2f} points" if gap is not None else "asynchronous")
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return path
+
+
+def plot_losses(result: dict, path: Path) -> Path:
+    plt = _pyplot()
     rows = result["losses"]["per_step"]
     steps = [row[0] for row in rows]
     figure, (top, bottom) = plt.subplots(2, 1, figsize=(9, 6), sharex=True, gridspec_kw={"height_ratios": [3, 2]})
@@ -124,7 +218,7 @@ def plot_losses(result: dict, path: Path) -> Path:
     top.plot(steps, [row[2] for row in rows], label="modern (MultiWorkerMirroredStrategy)", linewidth=1.0, linestyle="--")
     top.set_ylabel("global batch loss")
     top.legend()
-    top.set_title(f"{result['config']['workers']} workers: max |Δ| = {result['losses']['max_abs_loss_diff']:.3g}")
+    top.set_title(f"{result['config']['workers']} workers, synchronous: max |Δ| = {result['losses']['max_abs_loss_diff']:.3g}")
     bottom.plot(steps, [abs(row[1] - row[2]) for row in rows], color="tab:red", linewidth=1.0)
     bottom.set_ylabel("|Δ loss|")
     bottom.set_xlabel("global step")
@@ -133,6 +227,10 @@ def plot_losses(result: dict, path: Path) -> Path:
     figure.savefig(path, dpi=110)
     plt.close(figure)
     return path
+
+
+PLOTS = {"sync": plot_losses, "async": plot_async_losses}
+PLOTTABLE = {"sync": lambda losses: bool(losses["per_step"]), "async": lambda losses: bool(losses["legacy"] or losses["modern"])}
 
 
 def _jsonable(result: dict) -> dict:
@@ -151,8 +249,9 @@ def write_outputs(result: dict, out: Path) -> list[Path]:
     written = [out / SUMMARY_JSON]
     written[0].write_text(json.dumps(_jsonable(result), indent=1, allow_nan=True))
     plot_name = None
-    if "checks" in result and result["losses"]["per_step"]:
-        written.append(plot_losses(result, out / PLOT_PNG))
+    replication = result["config"].get("replication", "sync")
+    if "checks" in result and PLOTTABLE[replication](result["losses"]):
+        written.append(PLOTS[replication](result, out / PLOT_PNG))
         plot_name = PLOT_PNG
     report = out / REPORT_MD
     report.write_text(markdown_report(result, plot_name))

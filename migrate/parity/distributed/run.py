@@ -11,6 +11,11 @@ chief's backup (taken at the checkpoint steps) on every worker — with the data
 position kept: global step s always trains on global batch s. Steps trained
 after the last save are lost and trained again; the replayed losses must be
 the same.
+
+``replication="async"`` runs the asynchronous clusters instead (TF1 workers
+applying their own gradients vs `ParameterServerStrategy` with a
+coordinator, see `sides`), compared statistically by `compare_async`; there a
+killed worker is restarted alone while the rest of the cluster trains on.
 """
 from __future__ import annotations
 
@@ -25,9 +30,17 @@ from pathlib import Path
 
 import numpy as np
 
-from migrate.parity.distributed import compare
-from migrate.parity.distributed.cluster import Cluster, Fault, Role, cluster_spec, free_ports, last_progress_step
-from migrate.parity.distributed.sides import SIDES, Paths
+from migrate.parity.distributed import compare, compare_async
+from migrate.parity.distributed.cluster import (
+    Cluster,
+    ClusterError,
+    Fault,
+    Role,
+    cluster_spec,
+    free_ports,
+    last_progress_step,
+)
+from migrate.parity.distributed.sides import REPLICATIONS, SIDES, Paths, Side
 
 Progress = Callable[[str], None]
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -58,6 +71,7 @@ class DistributedConfig:
     timeout: float = 600.0
     sides: tuple[str, ...] = ("legacy", "modern")
     pythons: dict[str, str] = field(default_factory=dict)
+    replication: str = "sync"
 
     def check(self) -> None:
         problems = []
@@ -72,11 +86,18 @@ class DistributedConfig:
             if self.kill.task_type != "worker" or self.kill.index >= self.workers:
                 problems.append(f"--kill {self.kill.task_type}:{self.kill.index}: only worker:0 … "
                                 f"worker:{self.workers - 1} exist on both sides")
+            elif self.replication == "async" and self.kill.index == 0:
+                problems.append("--kill worker:0 with --replication async: worker 0 is the TF1 chief, whose "
+                                "counterpart is the TF2 coordinator, not a worker; kill worker:1 … "
+                                f"worker:{self.workers - 1} (asynchronous training goes on without them)")
             if self.kill.step >= self.steps:
                 problems.append(f"--kill at step {self.kill.step} must be before the last step {self.steps}")
-        unknown = [side for side in self.sides if side not in SIDES]
-        if unknown:
-            problems.append(f"unknown side(s) {unknown}; choose from {sorted(SIDES)}")
+        if self.replication not in REPLICATIONS:
+            problems.append(f"--replication {self.replication!r}: choose from {', '.join(REPLICATIONS)}")
+        else:
+            unknown = [side for side in self.sides if (side, self.replication) not in SIDES]
+            if unknown:
+                problems.append(f"unknown side(s) {unknown}; choose from {sorted({name for name, _ in SIDES})}")
         if problems:
             raise DistributedConfigError("; ".join(problems))
 
@@ -123,21 +144,26 @@ def read_losses(path: Path) -> dict[int, float]:
     return losses
 
 
+def side_spec(side: str, config: DistributedConfig) -> Side:
+    return SIDES[side, config.replication]
+
+
 def _role_argv(side: str, config: DistributedConfig, paths: Paths, task_type: str, index: int, attempt: int,
                data_path: Path, initial_weights: Path) -> tuple[str, ...]:
-    argv = ["-m", SIDES[side].module, "--model-dir", str(paths.model_dir)]
-    if task_type == "ps":
+    spec_of = side_spec(side, config)
+    argv = ["-m", spec_of.module, "--model-dir", str(paths.model_dir)]
+    if task_type not in spec_of.trainers:
         return tuple(argv)
-    argv += [
+    argv += [*spec_of.extra_argv,
         "--data", str(data_path), "--steps", str(config.steps), "--global-batch-size", str(config.global_batch_size),
         "--learning-rate", str(config.learning_rate), "--seed", str(config.seed),
         "--save-checkpoints-steps", str(config.save_steps), "--log-step-count-steps", str(config.log_steps),
         "--trace", str(paths.trace(task_type, index, attempt)),
         "--progress", str(paths.root / f"progress-{task_type}{index}-attempt{attempt}.jsonl"),
     ]
-    if SIDES[side].writes_initial_weights and index == 0:
+    if spec_of.writes_initial_weights and index == 0:
         argv += ["--initial-weights-out", str(initial_weights)]
-    elif not SIDES[side].writes_initial_weights and initial_weights.exists():
+    elif not spec_of.writes_initial_weights and initial_weights.exists():
         argv += ["--initial-weights", str(initial_weights)]
     return tuple(argv)
 
@@ -161,32 +187,88 @@ def files_written(model_dir: Path, writer_pids: dict[int, str]) -> dict:
     }
 
 
+def _progress_path(paths: Paths, task_type: str, index: int, attempt: int) -> Path:
+    return paths.root / f"progress-{task_type}{index}-attempt{attempt}.jsonl"
+
+
+def steps_by_process(paths: list[Path], names: dict[int, str]) -> dict[str, int]:
+    """How many steps each process ran, from the ``pid`` of every progress line; `names` maps pids to tasks."""
+    counts: dict[str, int] = {}
+    for path in paths:
+        if path.exists():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                try:
+                    pid = json.loads(line).get("pid")
+                except ValueError:
+                    continue
+                if pid is not None:
+                    name = names.get(int(pid), f"pid {pid}")
+                    counts[name] = counts.get(name, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def read_timeline(path: Path) -> list[tuple[int, float]]:
+    """(step, time) of every complete line of a progress file."""
+    timeline = []
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                record = json.loads(line)
+                timeline.append((int(record["step"]), float(record["time"])))
+            except (ValueError, KeyError, TypeError):
+                continue
+    return timeline
+
+
+def steps_lost_after(timelines: list[list[tuple[int, float]]], killed_at: float) -> dict:
+    """Asynchronous fault: the furthest step before the kill, the first step after it, and the steps trained again.
+
+    The ps keeps the variables, so training should go on from where it was
+    (nothing lost); a step reported again after the kill would be lost work.
+    """
+    before = [step for timeline in timelines for step, moment in timeline if moment <= killed_at]
+    after = [step for timeline in timelines for step, moment in timeline if moment > killed_at]
+    reached, resumed = max(before, default=0), min(after, default=None)
+    lost = 0 if resumed is None else max(0, reached - resumed + 1)
+    return {"cluster_step": reached, "first_step_after_kill": resumed, "steps_lost": lost}
+
+
 def run_side(side: str, config: DistributedConfig, data_path: Path, root: Path, initial_weights: Path,
              progress: Progress, cancel: threading.Event | None = None) -> dict:
-    """Run one side's cluster to the last step (twice if a fault is injected); what it wrote and reported."""
-    spec_of = SIDES[side]
+    """Run one side's cluster to the last step; what it wrote and reported.
+
+    A fault either restarts the whole cluster from the chief's checkpoint (a
+    second attempt: synchronous sides) or only the killed task (asynchronous
+    sides: one attempt, the rest of the cluster trains on).
+    """
+    spec_of = side_spec(side, config)
     paths = Paths(root / side)
     paths.model_dir.mkdir(parents=True, exist_ok=True)
     python = config.pythons.get(side, sys.executable)
     env = {**ROLE_ENV, "PYTHONPATH": str(REPO_ROOT)}
     attempts, attempt_losses, writer_pids = [], [], {}
     counts = spec_of.role_counts(config.workers)
-    for attempt in range(2 if config.kill is not None else 1):
+    trainers = spec_of.trainer_tasks(counts)
+    restart_task = spec_of.restart == "task"
+    for attempt in range(2 if config.kill is not None and not restart_task else 1):
         spec = cluster_spec(counts, free_ports(sum(counts.values())))
+        # a serving role's progress is the chief's: a ps-strategy worker reports nothing itself
         roles = [
             Role(task_type, index, _role_argv(side, config, paths, task_type, index, attempt, data_path, initial_weights),
-                 waited=task_type != "ps",
-                 progress=paths.root / f"progress-{task_type}{index}-attempt{attempt}.jsonl")
+                 waited=task_type in spec_of.trainers,
+                 progress=_progress_path(paths, *((task_type, index) if task_type in spec_of.trainers else trainers[0]),
+                                         attempt))
             for task_type, count in counts.items() for index in range(count)
         ]
         progress(f"[{side}] {spec_of.engine}: {', '.join(f'{n} {t}' for t, n in counts.items())}"
                  f"{' (restart)' if attempt else ''}")
         with Cluster(side, python, spec, roles, paths.logs, config.timeout, env) as cluster:
             cluster.start()
-            outcome = cluster.wait(config.kill if attempt == 0 else None, cancel)
+            outcome = cluster.wait(config.kill if attempt == 0 else None, cancel, restart_killed=restart_task)
         for task, pid in outcome.pids.items():
-            writer_pids[pid] = "chief" if task == "worker:0" else task
+            writer_pids[pid] = "chief" if task == spec_of.chief_task else task
         record = {"attempt": attempt, "status": outcome.status, "seconds": round(outcome.seconds, 2), "pids": outcome.pids}
+        timelines = [read_timeline(_progress_path(paths, task_type, index, attempt)) for task_type, index in trainers]
         if outcome.status == "killed":
             # The chief may finish the step in flight after the kill: the cluster's last step is the furthest progress.
             reached = max(last_progress_step(role.progress) for role in roles if role.progress is not None)
@@ -196,21 +278,31 @@ def run_side(side: str, config: DistributedConfig, data_path: Path, root: Path, 
                           resumes_from_checkpoint=resumed, steps_lost=reached - (resumed or 0))
             progress(f"[{side}] SIGKILL {record['killed']} at step {outcome.killed_at_step}; the cluster restarts from "
                      f"the checkpoint at step {resumed}")
+        elif outcome.restarted:
+            killed = f"{outcome.killed.task_type}:{outcome.killed.index}"
+            record.update(killed=killed, killed_at_step=outcome.killed_at_step, restarted_alone=True,
+                          **steps_lost_after(timelines, outcome.killed_at_time))
+            names = {pid: task for task, pid in outcome.pids.items()}
+            names |= {outcome.pids[killed]: f"{killed} (restarted)", outcome.killed_pid: f"{killed} (killed)"}
+            record["steps_by_process"] = steps_by_process(
+                [_progress_path(paths, task_type, index, attempt) for task_type, index in trainers], names)
+            progress(f"[{side}] SIGKILL {record['killed']} at step {outcome.killed_at_step}; restarted alone, the "
+                     f"cluster trained on ({record['steps_lost']} steps lost)")
         attempts.append(record)
-        per_worker = [read_losses(paths.root / f"progress-worker{i}-attempt{attempt}.jsonl") for i in range(config.workers)]
-        attempt_losses.append(spec_of.global_losses(per_worker))
+        per_trainer = [read_losses(_progress_path(paths, task_type, index, attempt)) for task_type, index in trainers]
+        attempt_losses.append(spec_of.global_losses(per_trainer))
     last = len(attempts) - 1
     traces = {}
-    for index in range(config.workers):
-        path = paths.trace("worker", index, last)
-        traces[index] = json.loads(path.read_text()) if path.exists() else None
+    for position, (task_type, index) in enumerate(trainers):
+        path = paths.trace(task_type, index, last)
+        traces[position] = json.loads(path.read_text()) if path.exists() else None
     losses: dict[int, float] = {}
     for attempt_loss in attempt_losses:
         losses.update(attempt_loss)
     chief = traces.get(0) or {}
     return {
-        "engine": spec_of.engine, "attempts": attempts, "losses": losses, "traces": traces,
-        "replay": compare.replay_consistency(attempt_losses),
+        "engine": spec_of.engine, "replication": spec_of.replication, "attempts": attempts, "losses": losses,
+        "traces": traces, "replay": compare.replay_consistency(attempt_losses),
         "metrics": chief.get("metrics"), "versions": chief.get("versions"),
         "files": files_written(paths.model_dir, writer_pids),
         "seconds": {"startup": chief.get("startup_seconds"), "training": chief.get("seconds"),
@@ -232,7 +324,7 @@ def run_distributed(config: DistributedConfig, data, workdir: Path, progress: Pr
         sides = {side: run_side(side, config, data_path, workdir, initial_weights, progress) for side in config.sides}
     result = {"config": config.as_dict(), "sides": sides, "workdir": str(workdir)}
     if set(sides) == {"legacy", "modern"}:
-        result.update(compare_sides(config, sides["legacy"], sides["modern"]))
+        result.update(COMPARISONS[config.replication](config, sides["legacy"], sides["modern"]))
     else:
         result["ok"] = all(side["replay"]["ok"] and side["files"]["one_writer"] for side in sides.values())
     return result
@@ -270,6 +362,9 @@ def _run_both(config: DistributedConfig, data_path: Path, workdir: Path, initial
         thread.join()
     if errors:
         raise errors[0]
+    if "modern" not in results:
+        raise ClusterError(f"legacy worker 0 (the chief) finished without writing the step-0 weights "
+                           f"({initial_weights}) the modern side starts from; see its log in {workdir / 'legacy' / 'logs'}.")
     return {"legacy": results["legacy"], "modern": results["modern"]}
 
 
@@ -314,3 +409,7 @@ def compare_sides(config: DistributedConfig, legacy: dict, modern: dict) -> dict
     ]
     return {"losses": losses.summary(), "roles": roles, "metrics": metrics, "files": files, "checks": checks,
             "notes": notes, "ok": all(checks.values())}
+
+
+COMPARISONS = {"sync": compare_sides, "async": compare_async.compare_sides}
+"""How the two sides are compared, by replication: losses step by step (sync) or statistically (async)."""

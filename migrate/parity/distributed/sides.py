@@ -1,10 +1,28 @@
-"""The two clusters `migrate parity --workers N` launches, as a registry: roles, command, loss convention.
+"""The clusters `migrate parity --workers N` launches, as a registry keyed by (side, replication).
+
+Synchronous (``--replication sync``, the default):
 
 * legacy — ``python -m legacy.distributed``: 1 ps + N workers (worker 0 the
   chief), `SyncReplicasOptimizer`; each worker reports its own loss on its
   slice of the global batch, so the global batch's loss is their mean;
 * modern — ``python -m modern.distributed``: N workers (worker 0 the chief),
   `MultiWorkerMirroredStrategy`; every worker reports the all-reduced mean.
+
+Asynchronous (``--replication async``):
+
+* legacy — ``python -m legacy.distributed --replication async``: 1 ps + N
+  workers, each applying its own gradients; a worker reports its loss keyed
+  by the global step after its update (two workers may report the same);
+* modern — ``python -m modern.distributed.ps``: a coordinator (TF_CONFIG's
+  ``chief``), 1 ps and N workers that serve until stopped,
+  `ParameterServerStrategy`; the coordinator reports the loss of each
+  scheduled step.
+
+A side's ``trainers`` are the roles that train and exit (the launcher waits
+for them and reads their traces and progress, in order: the first is the
+chief); every other role serves until it is stopped. A killed task is either
+restarted with the whole cluster (``restart="cluster"``, synchronous: every
+step needs every worker) or alone while the others go on (``"task"``).
 """
 from __future__ import annotations
 
@@ -54,6 +72,15 @@ def mean_of_worker_losses(per_worker: list[dict[int, float]]) -> dict[int, float
     return result
 
 
+def merged_worker_losses(per_worker: list[dict[int, float]]) -> dict[int, float]:
+    """Asynchronous workers: every worker's (global step, loss) in one curve, averaged where two reported one step."""
+    reported: dict[int, list[float]] = {}
+    for losses in per_worker:
+        for step, loss in losses.items():
+            reported.setdefault(step, []).append(loss)
+    return {step: float(np.mean(values)) for step, values in sorted(reported.items())}
+
+
 def chief_losses(per_worker: list[dict[int, float]]) -> dict[int, float]:
     """Every worker holds the all-reduced loss; take the chief's."""
     return dict(per_worker[0]) if per_worker else {}
@@ -69,17 +96,43 @@ class Side:
     role_counts: Callable[[int], dict[str, int]]
     global_losses: Callable[[list[dict[int, float]]], dict[int, float]]
     writes_initial_weights: bool
+    replication: str = "sync"
+    trainers: tuple[str, ...] = ("worker",)
+    restart: str = "cluster"
+    extra_argv: tuple[str, ...] = ()
+
+    def trainer_tasks(self, counts: dict[str, int]) -> list[tuple[str, int]]:
+        """The (task type, index) of every training process, the chief first."""
+        return [(task_type, index) for task_type in self.trainers for index in range(counts.get(task_type, 0))]
+
+    @property
+    def chief_task(self) -> str:
+        return f"{self.trainers[0]}:0"
 
 
-SIDES: dict[str, Side] = {
-    "legacy": Side(
+SIDES: dict[tuple[str, str], Side] = {
+    ("legacy", "sync"): Side(
         name="legacy", module="legacy.distributed", engine="SyncReplicasOptimizer + MonitoredTrainingSession (1 ps)",
         role_counts=lambda workers: {"ps": 1, "worker": workers},
         global_losses=mean_of_worker_losses, writes_initial_weights=True,
     ),
-    "modern": Side(
+    ("modern", "sync"): Side(
         name="modern", module="modern.distributed", engine="MultiWorkerMirroredStrategy + Keras fit",
         role_counts=lambda workers: {"worker": workers},
         global_losses=chief_losses, writes_initial_weights=False,
     ),
+    ("legacy", "async"): Side(
+        name="legacy", module="legacy.distributed", engine="asynchronous updates + MonitoredTrainingSession (1 ps)",
+        role_counts=lambda workers: {"ps": 1, "worker": workers},
+        global_losses=merged_worker_losses, writes_initial_weights=True,
+        replication="async", restart="task", extra_argv=("--replication", "async"),
+    ),
+    ("modern", "async"): Side(
+        name="modern", module="modern.distributed.ps",
+        engine="ParameterServerStrategy + ClusterCoordinator loop (coordinator, 1 ps)",
+        role_counts=lambda workers: {"chief": 1, "ps": 1, "worker": workers},
+        global_losses=chief_losses, writes_initial_weights=False,
+        replication="async", trainers=("chief",), restart="task",
+    ),
 }
+REPLICATIONS = ("sync", "async")

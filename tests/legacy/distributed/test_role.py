@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 
-from legacy.distributed.role import RoleError, batch_indices, main, role_from_tf_config
+from legacy.distributed.role import RoleError, batch_indices, main, random_batch_indices, role_from_tf_config
 
 CLUSTER = {"ps": ["127.0.0.1:1"], "worker": ["127.0.0.1:2", "127.0.0.1:3"]}
 
@@ -43,3 +43,16 @@ def test_workers_split_each_global_batch_in_order_and_wrap_around_the_data():
     second = batch_indices(0, 8, 1, 2, 20)
     assert np.concatenate([first, second]).tolist() == list(range(8))
     assert batch_indices(2, 8, 1, 2, 20).tolist() == [0, 1, 2, 3]
+
+
+def test_asynchronous_workers_draw_their_own_batches_of_their_share_without_repeats():
+    rng = np.random.default_rng([0, 1, 0])
+    batches = [random_batch_indices(rng, 8, 2, 20) for _ in range(3)]
+    assert all(len(batch) == 4 and len(set(batch.tolist())) == 4 and batch.max() < 20 for batch in batches)
+    assert len({tuple(batch.tolist()) for batch in batches}) > 1
+
+
+def test_an_unknown_replication_is_a_usage_error(capsys, tmp_path):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--model-dir", str(tmp_path), "--replication", "semi"])
+    assert exit_info.value.code == 2 and "invalid choice: 'semi'" in capsys.readouterr().err

@@ -1,8 +1,10 @@
-"""One shared distributed run for the whole package: 2 workers per side, worker 1 killed mid-run on each side.
+"""Shared distributed runs for the whole package, 2 workers per side, worker 1 killed mid-run on each side.
 
-The same run checks parity (losses, per-role events, accuracy), the fault
-story (restart from the last checkpoint, replayed steps identical, nothing
-corrupt) and the files written, so the suite launches only four clusters.
+`faulted_run` (synchronous) checks parity (losses, per-role events,
+accuracy), the fault story (restart from the last checkpoint, replayed steps
+identical, nothing corrupt) and the files written, so the suite launches
+only four clusters for it; `async_faulted_run` does the same for the
+asynchronous clusters (two clusters, the killed worker restarted alone).
 """
 from __future__ import annotations
 
@@ -21,3 +23,16 @@ def faulted_run(tmp_path_factory, mnist):
         train_examples=512, test_examples=128, kill=Fault("worker", 1, KILL_STEP), timeout=240,
     )
     return run_distributed(config, mnist, tmp_path_factory.mktemp("distributed") / "run", progress=lambda _: None)
+
+
+ASYNC_STEPS, ASYNC_SAVE_STEPS, ASYNC_KILL_STEP = 24, 6, 6
+
+
+@pytest.fixture(scope="package")
+def async_faulted_run(tmp_path_factory, mnist):
+    config = DistributedConfig(
+        workers=2, steps=ASYNC_STEPS, global_batch_size=64, save_steps=ASYNC_SAVE_STEPS, log_steps=ASYNC_SAVE_STEPS,
+        train_examples=512, test_examples=128, kill=Fault("worker", 1, ASYNC_KILL_STEP), timeout=240,
+        replication="async",
+    )
+    return run_distributed(config, mnist, tmp_path_factory.mktemp("distributed-async") / "run", progress=lambda _: None)

@@ -17,8 +17,16 @@ from migrate.cli import main
     pytest.param(["--kill", "worker:1@900", "--steps", "100"], "must be before the last step 100", id="kill too late"),
     pytest.param(["--kill", "soon"], "--kill expects TASK:INDEX@STEP", id="malformed kill"),
     pytest.param(["--modern-python", "/nonexistent/python"], "is not an executable interpreter", id="bad interpreter"),
+    pytest.param(["--replication", "async", "--kill", "worker:0@5"], "worker 0 is the TF1 chief",
+                 id="async: kill the chief"),
+    pytest.param(["--replication", "semi"], "invalid choice: 'semi'", id="unknown replication"),
 ])
 def test_bad_distributed_flags_exit_2(argv, message, capsys, tmp_path):
     assert main(["parity", "--workers", "2", "--out", str(tmp_path), *argv]) == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "distributed-run").exists()
+
+
+def test_replication_without_workers_exits_2(capsys, tmp_path):
+    assert main(["parity", "--replication", "async", "--out", str(tmp_path)]) == 2
+    assert "--replication and --kill belong to the distributed comparison: add --workers N" in capsys.readouterr().err

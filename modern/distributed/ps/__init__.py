@@ -1,0 +1,19 @@
+"""Asynchronous parameter-server training with `tf.distribute`: the TF2 twin of ``legacy.distributed --replication async``.
+
+``python -m modern.distributed.ps`` is one process of a
+`ParameterServerStrategy` cluster (``TF_CONFIG`` with a ``chief``, the
+coordinator, one or more ``ps`` and ``worker`` tasks):
+
+* `loop` — the training loop on the coordinator: a `ClusterCoordinator`
+  schedules one `tf.function` step per batch on whichever worker is free,
+  joins at every callback boundary and drives the callbacks of
+  `modern/callbacks/` through their public methods;
+* `role` — one process: ps and workers serve until stopped, the
+  coordinator builds the model on the ps, trains with `loop` and writes its
+  trace.
+
+Why not Keras `fit`: Keras 2.15's `fit` under `ParameterServerStrategy`
+refuses batch-level callbacks ("Batch-level `Callback`s are not supported
+with `ParameterServerStrategy`") — every hook twin is one — and Keras 3's
+`fit` does not support the strategy at all; the loop here runs on both.
+"""

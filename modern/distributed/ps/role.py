@@ -1,0 +1,245 @@
+"""One `ParameterServerStrategy` process: ``python -m modern.distributed.ps --model-dir D --data F.npz ...``.
+
+The role comes from ``TF_CONFIG`` (``{"cluster": {"chief": [...], "ps": [...],
+"worker": [...]}, "task": {"type": ..., "index": i}}``):
+
+* ``ps`` and ``worker``: start a `tf.distribute.Server` and serve until
+  stopped — variables live on the ps, the workers run whatever the
+  coordinator schedules (like TF1 parameter servers, they never exit by
+  themselves; the launcher stops them);
+* ``chief``: the coordinator. It builds the MNIST conv net under the
+  strategy (variables on the ps; initial weights from ``--initial-weights``,
+  the legacy chief's step-0 values, or the newest checkpoint of
+  ``--model-dir``), trains with `modern.distributed.ps.loop` and the
+  callbacks of `modern/callbacks/` — `CheckpointSaver`, `SummarySaver`,
+  `StepCounter`, `LoggingTensor` — which run here, on the coordinator, and
+  nowhere else: one set of checkpoints and event files, as TF1's chief-only
+  hooks wrote. It appends ``{"step", "loss"}`` to ``--progress`` as each
+  scheduled step's loss arrives (with the pid of the worker that ran it, on
+  Linux) and writes ``--trace`` (JSON) at the end:
+  losses, which callback acted at which global step, timings, test accuracy.
+
+Each worker draws its own shuffled batches of ``--global-batch-size / n``
+examples, as ``legacy.distributed --replication async`` workers do. The
+training arrays are handed to the workers as raw files next to ``--data``
+(`write_raw_arrays`): a worker reads them itself, so they are not embedded in
+every scheduled function (on several machines, put them on shared storage or
+use TFRecord files).
+
+Exit codes: 0 done, 2 bad input (``TF_CONFIG``, flags, data, a port taken).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from migrate.core.tf_config import TfConfigError, read_tf_config
+
+ROLES = ("chief", "ps", "worker")
+SERVER_ROLES = ("ps", "worker")
+
+
+class RoleError(Exception):
+    """Bad TF_CONFIG, flags or a server that cannot start: printed with the role, exit code 2."""
+
+
+def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, list[str]]]:
+    """(task type, index, cluster) from ``TF_CONFIG``; the cluster needs a chief (the coordinator), ps and workers."""
+    try:
+        cluster, task_type, index = read_tf_config(environ)
+    except TfConfigError as error:
+        raise RoleError(str(error)) from error
+    missing = [role for role in ROLES if not cluster.get(role)]
+    if missing:
+        raise RoleError(
+            f"TF_CONFIG's cluster has no {' and no '.join(repr(role) for role in missing)} role (it has "
+            f"{sorted(cluster)}); ParameterServerStrategy needs a chief (the coordinator), at least one ps and one worker."
+        )
+    if task_type not in ROLES or not 0 <= index < len(cluster[task_type]):
+        raise RoleError(f"TF_CONFIG's task {task_type}:{index} is not in the cluster {json.dumps(cluster)}.")
+    return task_type, index, cluster
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m modern.distributed.ps", description=__doc__.splitlines()[0])
+    parser.add_argument("--model-dir", required=True, type=Path, help="the coordinator's checkpoints and summaries")
+    parser.add_argument("--data", type=Path, help=".npz with x_train, y_train, x_test, y_test (coordinator)")
+    parser.add_argument("--steps", type=int, default=100, help="global step to train to")
+    parser.add_argument("--global-batch-size", type=int, default=128, help="each worker's batch is this / workers")
+    parser.add_argument("--learning-rate", type=float, default=0.05)
+    parser.add_argument("--optimizer", choices=("sgd", "adam"), default="sgd")
+    parser.add_argument("--dropout-rate", type=float, default=0.0)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--save-checkpoints-steps", type=int, default=10)
+    parser.add_argument("--log-step-count-steps", type=int, default=10)
+    parser.add_argument("--initial-weights", type=Path, help=".npz of legacy variable name -> initial value")
+    parser.add_argument("--trace", type=Path)
+    parser.add_argument("--progress", type=Path)
+    return parser
+
+
+def write_raw_arrays(data: dict[str, np.ndarray], directory: Path) -> tuple[Path, Path]:
+    """x_train as raw uint8 and y_train as raw int64 files, which a worker's dataset reads with `tf.io.read_file`."""
+    directory.mkdir(parents=True, exist_ok=True)
+    images, labels = directory / "x_train.uint8", directory / "y_train.int64"
+    for path, values in ((images, data["x_train"].astype(np.uint8)), (labels, data["y_train"].astype(np.int64))):
+        partial = path.with_name(path.name + ".partial")
+        values.tofile(partial)
+        os.replace(partial, path)
+    return images, labels
+
+
+def make_dataset_fn(images_path: Path, labels_path: Path, batch_size: int):
+    """One worker's dataset: the raw files read on the worker, shuffled, repeated, batched."""
+    import tensorflow as tf
+
+    def dataset_fn() -> tf.data.Dataset:
+        images = tf.reshape(tf.io.decode_raw(tf.io.read_file(str(images_path)), tf.uint8), [-1, 28, 28])
+        labels = tf.io.decode_raw(tf.io.read_file(str(labels_path)), tf.int64)
+        dataset = tf.data.Dataset.from_tensor_slices((images, labels))
+        return dataset.shuffle(60_000).repeat().batch(batch_size, drop_remainder=True)
+
+    return dataset_fn
+
+
+def serve(cluster: dict[str, list[str]], task_type: str, index: int) -> int:
+    """A ps or worker: serve the coordinator until the launcher stops this process."""
+    import tensorflow as tf
+
+    try:
+        server = tf.distribute.Server(tf.train.ClusterSpec(cluster), job_name=task_type, task_index=index,
+                                      protocol="grpc", start=True)
+    except (tf.errors.OpError, ValueError) as error:
+        message = getattr(error, "message", str(error))
+        raise RoleError(f"could not start the server of {task_type} {index} at {cluster[task_type][index]} "
+                        f"({message.strip()}); is the port already taken?") from error
+    print(f"{task_type} {index} serving at {cluster[task_type][index]}", file=sys.stderr, flush=True)
+    server.join()
+    return 0
+
+
+def _write_json(path: Path, payload: dict) -> None:
+    temporary = path.with_suffix(path.suffix + ".tmp")
+    temporary.write_text(json.dumps(payload, indent=1))
+    os.replace(temporary, path)
+
+
+def coordinate(args: argparse.Namespace, cluster: dict[str, list[str]]) -> dict[str, Any]:
+    """The coordinator: build, restore or copy the initial weights, train with the callbacks, evaluate."""
+    import keras
+    import tensorflow as tf
+
+    from modern.callbacks.checkpoint_saver import CheckpointSaver, make_checkpoint
+    from modern.callbacks.logging_tensor import LoggingTensor
+    from modern.callbacks.step_counter import StepCounter
+    from modern.callbacks.summary_saver import SummarySaver
+    from modern.distributed.ps.loop import train, window_for, worker_pid
+    from modern.model import build_model, mean_cross_entropy
+    from modern.weights import legacy_variables
+
+    workers = len(cluster["worker"])
+    data = dict(np.load(args.data))
+    images_path, labels_path = write_raw_arrays(data, args.model_dir.parent / "ps-data")
+    began = time.monotonic()
+    resolver = tf.distribute.cluster_resolver.TFConfigClusterResolver()
+    strategy = tf.distribute.experimental.ParameterServerStrategy(resolver)
+    coordinator = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
+    params = {"learning_rate": args.learning_rate, "optimizer": args.optimizer, "dropout_rate": args.dropout_rate}
+    with strategy.scope():
+        model = build_model(params, seed=args.seed, optimizer_flavour="native")
+    latest = tf.train.latest_checkpoint(str(args.model_dir))
+    if latest is not None:
+        make_checkpoint(model).restore(latest).assert_existing_objects_matched()
+    elif args.initial_weights is not None:
+        initial = np.load(args.initial_weights)
+        for name, variable in legacy_variables(model).items():
+            variable.assign(initial[name])
+    start = int(model.optimizer.iterations.numpy())
+    actions: list[dict] = []
+    losses: dict[int, float] = {}
+    progress = open(args.progress, "a", encoding="utf-8") if args.progress is not None else None
+
+    def on_step(step: int, loss: float, worker_pid: int) -> None:
+        losses[step] = loss
+        if progress is not None:
+            progress.write(json.dumps({"step": step, "loss": loss, "time": time.time(), "pid": worker_pid}) + "\n")
+            progress.flush()
+
+    def log_line(values: dict) -> str:
+        actions.append({"callback": "LoggingTensor", "step": int(float(values["step"]))})
+        return f"step = {int(float(values['step']))}, loss = {float(values['loss']):.6f}"
+
+    saver = CheckpointSaver(args.model_dir, save_steps=args.save_checkpoints_steps, max_to_keep=None)
+    counter = StepCounter(every_n_steps=args.log_step_count_steps, output_dir=args.model_dir)
+    summaries = SummarySaver(args.model_dir, save_steps=args.log_step_count_steps, keys=["step_loss"])
+    logger = LoggingTensor({"step": "global_step", "loss": "step_loss"}, every_n_iter=args.log_step_count_steps,
+                           formatter=log_line)
+    trained_from = time.monotonic()
+    dataset_fn = make_dataset_fn(images_path, labels_path, args.global_batch_size // workers)
+    final = train(coordinator, model, dataset_fn, mean_cross_entropy, [saver, counter, summaries, logger],
+                  args.steps, window_for(args.save_checkpoints_steps, args.log_step_count_steps), on_step,
+                  identify=worker_pid if sys.platform.startswith("linux") else None)
+    seconds = time.monotonic() - trained_from
+    actions += [{"callback": "CheckpointSaver", "step": step} for step in saver.saved_steps]
+    actions += [{"callback": "SummarySaver", "step": step} for step in summaries.written_steps]
+    actions += [{"callback": "StepCounter", "step": step} for step, _ in counter.rates]
+    logits = np.concatenate([model(data["x_test"][i:i + 500], training=False).numpy()
+                             for i in range(0, len(data["x_test"]), 500)])
+    labels = data["y_test"].astype(np.int64)
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    return {
+        "side": "modern", "engine": "ParameterServerStrategy + ClusterCoordinator loop", "replication": "async",
+        "role": "chief", "task": "chief:0", "pid": os.getpid(), "workers": workers,
+        "start_step": start, "final_step": final, "losses": {str(k): v for k, v in sorted(losses.items())},
+        "loss_kind": "the loss of the i-th scheduled batch (whichever worker ran it, on the weights it read)",
+        "actions": sorted(actions, key=lambda a: (a["step"], a["callback"])),
+        "seconds": seconds, "startup_seconds": trained_from - began,
+        "versions": {"tensorflow": tf.__version__, "keras": keras.__version__},
+        "metrics": {
+            "accuracy": float((logits.argmax(axis=1) == labels).mean()),
+            "loss": float(-log_probs[np.arange(len(labels)), labels].mean()),
+            "global_step": final,
+        },
+    }
+
+
+def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
+    task_type, index, cluster = role_from_tf_config(environ)
+    if task_type in SERVER_ROLES:
+        return serve(cluster, task_type, index)
+    if args.data is None or args.trace is None:
+        raise RoleError("the coordinator (chief) needs --data and --trace.")
+    if args.global_batch_size % len(cluster["worker"]):
+        raise RoleError(
+            f"--global-batch-size {args.global_batch_size} does not split evenly over {len(cluster['worker'])} workers.")
+    if not args.data.is_file():
+        raise RoleError(f"--data {args.data} does not exist.")
+    _write_json(args.trace, coordinate(args, cluster))
+    return 0
+
+
+def _task_name(tf_config: str) -> str:
+    try:
+        task = json.loads(tf_config)["task"]
+        return f"{task['type']} {task['index']}"
+    except (ValueError, KeyError, TypeError):
+        return "unknown task"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    os.environ.setdefault("GRPC_FAIL_FAST", "use_caller")  # a dead worker fails its closures fast: they are retried
+    args = build_parser().parse_args(argv)
+    try:
+        return run(args, dict(os.environ))
+    except RoleError as error:
+        print(f"modern.distributed.ps ({_task_name(os.environ.get('TF_CONFIG', ''))}): error: {error}", file=sys.stderr)
+        return 2
