@@ -172,7 +172,7 @@ def serve(runner_kind: str, examples: int | None, work_dir: str, compile_options
         if command == ["quit"]:
             return 0
         warmup, steps = int(command[1]), int(command[2])
-        reply({"rate": steps / runner.run(warmup, steps)})
+        reply({"rate": steps / runner.run(warmup, steps), **runner.clock.cpu_per_step(warmup, steps)})
     return 0
 
 
@@ -212,10 +212,11 @@ class WorkerProcess:
             if line.startswith("{"):
                 return json.loads(line)
 
-    def run(self, warmup: int, steps: int) -> float:
+    def run(self, warmup: int, steps: int) -> dict[str, float]:
+        """``{"rate": steps/s, "loop_thread_ms": ..., "process_ms": ...}`` of one run (see `StepClock.cpu_per_step`)."""
         self.process.stdin.write(f"run {warmup} {steps}\n")
         self.process.stdin.flush()
-        return float(self.read()["rate"])
+        return {key: float(value) for key, value in self.read().items()}
 
     def close(self) -> None:
         if self.process.poll() is None:
@@ -226,18 +227,27 @@ class WorkerProcess:
 
 def run_rounds(
     workers: dict[str, WorkerProcess], rounds: int, warmup: int, steps: int
-) -> tuple[dict[str, list[float]], list[float]]:
-    """Steps/s per variant per round (round r rotated by r) and the 1-minute load at the end of each round."""
+) -> tuple[dict[str, list[dict[str, float]]], list[float]]:
+    """Each variant's run replies per round (round r rotated by r) and the 1-minute load at the end of each round."""
     names = list(workers)
-    rates: dict[str, list[float]] = {name: [] for name in names}
+    runs: dict[str, list[dict[str, float]]] = {name: [] for name in names}
     loads = []
     for index in range(rounds):
         shift = index % len(names)
         for name in names[shift:] + names[:shift]:
-            rates[name].append(workers[name].run(warmup, steps))
-            log(f"round {index + 1}/{rounds} {name}: {rates[name][-1]:.1f} steps/s")
+            runs[name].append(workers[name].run(warmup, steps))
+            log(f"round {index + 1}/{rounds} {name}: {runs[name][-1]['rate']:.1f} steps/s, CPU ms/step "
+                f"{runs[name][-1]['loop_thread_ms']:.1f} loop thread, {runs[name][-1]['process_ms']:.1f} process")
         loads.append(load_average()[0])
-    return rates, loads
+    return runs, loads
+
+
+def cpu_medians(runs: dict[str, list[dict[str, float]]]) -> dict[str, dict[str, float]]:
+    """Median CPU ms per step over rounds, per variant: the loop thread and the whole process."""
+    return {
+        name: {key: Spread.of([run[key] for run in values]).median for key in ("loop_thread_ms", "process_ms")}
+        for name, values in runs.items()
+    }
 
 
 def summarize(rates: dict[str, list[float]], onednn_settings: Sequence[str]) -> dict[str, Any]:
@@ -263,18 +273,23 @@ def summarize(rates: dict[str, list[float]], onednn_settings: Sequence[str]) -> 
 def render_markdown(payload: dict[str, Any]) -> str:
     config, summary, load = payload["config"], payload["summary"], payload["load_average"]
     rows = []
+    cpu = payload.get("cpu_ms_per_step", {})
     for name, entry in summary["variants"].items():
         steps = entry["steps_per_s"]
         ratio = entry[f"ratio_to_{LEGACY}"]
         worker = payload["workers"][name]
+        step_cpu = cpu.get(name)
         rows.append([
             f"`{name}`", WORKERS[name.split(",")[0]].description,
             f"TF {worker['tensorflow']}, {worker['keras']}, {worker['onednn']}",
             f"{steps['median']:.1f}", f"{steps['min']:.1f}–{steps['max']:.1f}",
             "—" if ratio is None else f"{ratio['median']:.2f} ({ratio['min']:.2f}–{ratio['max']:.2f})",
+            f"{1e3 / steps['median']:.1f}",
+            "—" if step_cpu is None else f"{step_cpu['loop_thread_ms']:.1f} / {step_cpu['process_ms']:.1f}",
         ])
     table = markdown_table(
-        ["variant", "what", "TF, Keras, TF_ENABLE_ONEDNN_OPTS", "steps/s (median)", "min–max", f"÷ {LEGACY} (same oneDNN)"],
+        ["variant", "what", "TF, Keras, TF_ENABLE_ONEDNN_OPTS", "steps/s (median)", "min–max", f"÷ {LEGACY} (same oneDNN)",
+         "wall ms/step", "CPU ms/step: loop thread / process"],
         rows,
     )
     lines = [
@@ -286,7 +301,9 @@ def render_markdown(payload: dict[str, Any]) -> str:
         f"{payload['machine']['cpus']} CPUs, one worker process per variant (only one trains at a time). "
         f"Measured {payload['started']} – {payload['finished']}; load average (1 min) {load['before'][0]:.2f} before, "
         f"{load['after'][0]:.2f} after, {min(load['rounds']):.2f}–{max(load['rounds']):.2f} at round ends. "
-        "Ratios are per round (median, min–max).",
+        "Ratios are per round (median, min–max). CPU ms/step (medians over rounds): the thread running the "
+        "training loop (Python, op dispatch, hooks/callbacks) and the whole process (plus compute and input "
+        "threads); CPU time is far less sensitive than wall time to other jobs on the machine.",
         "",
         table,
         "",
@@ -373,7 +390,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 log(f"{process.name} ready: {process.info}")
             wait_for_quiet(args.max_load, args.wait_for_quiet)
             load_before, started = load_average(), timestamp()
-            rates, round_loads = run_rounds(workers, args.rounds, args.warmup, args.steps)
+            runs, round_loads = run_rounds(workers, args.rounds, args.warmup, args.steps)
         finally:
             for process in workers.values():
                 process.close()
@@ -387,7 +404,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "workers": {name: process.info for name, process in workers.items()},
         "config": {"batch_size": 128, "rounds": args.rounds, "warmup": args.warmup, "steps": args.steps,
                    "examples": examples, "onednn": args.onednn, "workers": args.workers, "command": command.strip()},
-        "summary": summarize(rates, args.onednn),
+        "summary": summarize({name: [run["rate"] for run in values] for name, values in runs.items()}, args.onednn),
+        "cpu_ms_per_step": cpu_medians(runs),
     }
     publish(args.name, payload, render_markdown(payload), args.results_dir, args.quick)
     return 0

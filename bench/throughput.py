@@ -63,6 +63,9 @@ TARGET_VS_FLOOR = 0.95
 
 
 class Runner(Protocol):
+    clock: StepClock
+    """The last run's step clock."""
+
     def run(self, warmup: int, steps: int) -> float:
         """Train `warmup + steps` steps; return the seconds the last `steps` took."""
 
@@ -78,11 +81,26 @@ class StepClock:
 
     stamps: list[float] = field(default_factory=list)
     ends: list[int] = field(default_factory=list)
+    cpu: list[tuple[float, float]] = field(default_factory=list)
+    """(CPU seconds of the ticking thread, of the whole process) at each stamp: see `cpu_per_step`."""
 
     def tick(self, steps_done: int | None = None) -> None:
         previous = self.ends[-1] if self.ends else 0
         self.ends.append(previous + 1 if steps_done is None else steps_done)
         self.stamps.append(time.perf_counter())
+        self.cpu.append((time.thread_time(), time.process_time()))
+
+    def cpu_per_step(self, warmup: int, steps: int) -> dict[str, float]:
+        """Milliseconds of CPU per measured step: the thread running the loop (`fit`'s or the session's
+        Python, op dispatch, callbacks) and the whole process (plus the compute and input threads).
+
+        CPU time, unlike the wall window, barely changes when other jobs share the cores, so it splits
+        a gap between variants even on a busy machine.
+        """
+        self.window(warmup, steps)
+        at = dict(zip(self.ends, self.cpu))
+        (loop_0, process_0), (loop_1, process_1) = at[warmup], at[warmup + steps]
+        return {"loop_thread_ms": (loop_1 - loop_0) * 1e3 / steps, "process_ms": (process_1 - process_0) * 1e3 / steps}
 
     def window(self, warmup: int, steps: int) -> float:
         if warmup < 1:
@@ -144,7 +162,7 @@ class LegacyEstimator:
     def run(self, warmup: int, steps: int) -> float:
         from legacy.estimator import train
 
-        clock = StepClock()
+        clock = self.clock = StepClock()
         train(self.estimator, (self.x, self.y), steps=warmup + steps, batch_size=BATCH_SIZE,
               hooks=[_clock_hook(clock)], shuffle=True, seed=SEED)
         return clock.window(warmup, steps)
@@ -174,7 +192,7 @@ class ModernFit:
         from modern.callbacks.nan_tensor import NanTensor
         from modern.training import fit_steps
 
-        clock = StepClock()
+        clock = self.clock = StepClock()
         fit_steps(self.model, self.make_dataset(), warmup + steps, [_clock_callback(clock), NanTensor()])
         return clock.window(warmup, steps)
 
@@ -192,7 +210,7 @@ class TrainFunctionLoop:
         self.model.make_train_function()
 
     def run(self, warmup: int, steps: int) -> float:
-        clock = StepClock()
+        clock = self.clock = StepClock()
         iterator = iter(self.make_dataset())
         train_function = self.model.train_function
         for _ in range(warmup + steps):

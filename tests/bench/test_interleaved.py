@@ -24,6 +24,15 @@ def test_ratios_are_per_round_against_the_estimator_with_the_same_onednn_setting
     }
 
 
+def test_cpu_medians_are_per_variant_over_rounds():
+    runs = {"keras_3, oneDNN on": [
+        {"rate": 50.0, "loop_thread_ms": 1.0, "process_ms": 30.0},
+        {"rate": 40.0, "loop_thread_ms": 3.0, "process_ms": 20.0},
+        {"rate": 45.0, "loop_thread_ms": 2.0, "process_ms": 40.0},
+    ]}
+    assert interleaved.cpu_medians(runs) == {"keras_3, oneDNN on": {"loop_thread_ms": 2.0, "process_ms": 30.0}}
+
+
 def test_every_worker_runs_in_an_existing_environment_kind():
     assert set(interleaved.FOUR_WAY) < set(interleaved.WORKERS)
     assert {worker.venv for worker in interleaved.WORKERS.values()} == {".venv", ".venv-tf221"}

@@ -70,6 +70,21 @@ def test_the_clock_counts_the_steps_each_tick_covers():
         clock.window(warmup=5, steps=30)
 
 
+def test_cpu_per_step_is_taken_over_the_measured_window():
+    clock = throughput.StepClock([0.0, 1.0, 2.0], ends=[1, 2, 3], cpu=[(0.5, 1.0), (0.501, 1.030), (0.503, 1.070)])
+    cpu = clock.cpu_per_step(warmup=1, steps=2)
+    assert cpu["loop_thread_ms"] == pytest.approx(1.5) and cpu["process_ms"] == pytest.approx(35.0)
+
+
+def test_a_tick_records_both_cpu_clocks():
+    clock = throughput.StepClock()
+    clock.tick()
+    sum(range(200_000))
+    clock.tick()
+    (loop_0, process_0), (loop_1, process_1) = clock.cpu
+    assert 0 < loop_1 - loop_0 <= process_1 - process_0 + 1e-3
+
+
 def test_ratios_are_paired_by_round():
     rates = {"a": [10.0, 20.0, 30.0], "b": [10.0, 10.0, 10.0]}
     spread = throughput.paired_ratios(rates, "a", "b")
