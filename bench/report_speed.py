@@ -11,8 +11,10 @@ and `tf_upgrade_v2` can write its output tree next to them. Each tool runs as
 a subprocess (interpreter start-up included, as a user would run it):
 
 * ours: `python -m migrate report TREE --format json --output FILE --jobs N --exit-zero`;
-* floor: this script with `--parse-only TREE --jobs N`: read and `ast.parse`
-  every file in the same process pool, nothing else;
+* floor: `bench/parse_floor.py TREE --jobs N`: find the files as the report
+  does, read and `ast.parse` each in the same forked pool with the same chunks,
+  nothing else — a script of its own, so its start-up is not this benchmark's
+  imports (see its docstring); with `--no-gc` as the stricter floor;
 * tf_upgrade_v2: `tf_upgrade_v2 --intree TREE --outtree OUT --reportfile FILE`.
 
 Ours and the floors run round-robin, repeated (median kept); the load average
@@ -21,8 +23,6 @@ is recorded around every run, because the machine is shared.
 from __future__ import annotations
 
 import argparse
-import ast
-import gc
 import importlib.metadata
 import importlib.util
 import json
@@ -34,15 +34,18 @@ import statistics
 import subprocess
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "bench" / ".work"
 RESULTS = ROOT / "bench" / "results"
-VENV_BIN = ROOT / ".venv" / "bin"
+VENV_BIN = Path(sys.executable).parent
+"""`tf_upgrade_v2` comes from the environment running the benchmark (the TF 2.15 venv)."""
+PARSE_FLOOR = Path(__file__).resolve().parent / "parse_floor.py"
 TARGET_SPEEDUP = 20.0
-TARGET_FLOOR_RATIO = 2.0
+"""Issue 5: at least this many times faster than `tf_upgrade_v2`."""
+TARGET_FLOOR_RATIO = 1.3
+"""Issue 12: at most this many times the parse-only floor (issue 5 asked for 2)."""
 
 
 def package_directory(name: str) -> Path:
@@ -65,32 +68,6 @@ def copy_python_tree(source: Path, destination: Path) -> int:
         shutil.copyfile(path, target)
         count += 1
     return count
-
-
-def parse_chunk(paths: list[str], collect_garbage: bool = True) -> int:
-    if not collect_garbage:
-        gc.disable()
-    parsed = 0
-    for path in paths:
-        try:
-            with open(path, "rb") as handle:
-                ast.parse(handle.read())
-            parsed += 1
-        except (SyntaxError, ValueError):
-            pass
-    return parsed
-
-
-def parse_only(tree: Path, jobs: int, collect_garbage: bool = True) -> int:
-    """The floor: read and parse every .py file in a pool of `jobs` processes, chunks of 8 like the report.
-
-    With `collect_garbage=False` the workers pause the cyclic GC as the report
-    does: a stricter floor, reported next to the plain one.
-    """
-    paths = sorted(str(path) for path in tree.rglob("*.py"))
-    chunks = [paths[start:start + 8] for start in range(0, len(paths), 8)]
-    with ProcessPoolExecutor(max_workers=jobs) as executor:
-        return sum(executor.map(parse_chunk, chunks, [collect_garbage] * len(chunks)))
 
 
 def tool_environment() -> dict[str, str]:
@@ -143,7 +120,7 @@ def measure_tree(name: str, tree: Path, files: int, jobs: int, repeats: int, tf_
     out = WORK / "out"
     out.mkdir(parents=True, exist_ok=True)
     ours_command = [python, "-m", "migrate", "report", str(tree), "--format", "json", "--output", str(out / f"{stem}.json"), "--jobs", str(jobs), "--exit-zero"]
-    floor_command = [python, str(Path(__file__).resolve()), "--parse-only", str(tree), "--jobs", str(jobs)]
+    floor_command = [python, str(PARSE_FLOOR), str(tree), "--jobs", str(jobs)]
     strict_floor_command = [*floor_command, "--no-gc"]
     result = {"tree": name, "files": files, "jobs": jobs}
     timed(floor_command)
@@ -196,11 +173,15 @@ def markdown(summary: dict) -> str:
         )
     lines += [
         "",
-        f"Targets: ≥ {TARGET_SPEEDUP:.0f}× faster than tf_upgrade_v2, ≤ {TARGET_FLOOR_RATIO:.0f}× the parse-only floor. "
+        f"Targets: ≥ {TARGET_SPEEDUP:g}× faster than tf_upgrade_v2 (issue 5), ≤ {TARGET_FLOOR_RATIO:g}× the parse-only floor (issue 12). "
         f"Met: {'yes' if summary['targets_met'] else 'NO'}.",
         "",
         "The report pauses Python's cyclic garbage collector while it analyses a file (an AST has no cycles); "
         "the plain floor does not, so the GC-paused floor is shown as the stricter comparison.",
+        "",
+        "The floor is `bench/parse_floor.py`: the same files found the same way, read and parsed in the same forked pool "
+        "with the same chunks, and only the imports that work needs (until 2026-11-24 it ran inside this script and "
+        "paid for the benchmark's own imports, about 40 ms, which flattered the ratios).",
         "",
         "Times are wall-clock medians of whole subprocesses (interpreter start-up included); "
         "tf_upgrade_v2 runs once per tree (it also imports TensorFlow and writes a converted copy of the tree). "
@@ -220,12 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="tensorflow_estimator only, one repeat, results not written")
     parser.add_argument("--no-tf-upgrade", action="store_true", help="skip tf_upgrade_v2 (it takes minutes on tensorflow/python)")
-    parser.add_argument("--parse-only", metavar="TREE", help=argparse.SUPPRESS)
-    parser.add_argument("--no-gc", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.parse_only:
-        print(parse_only(Path(args.parse_only), args.jobs, collect_garbage=not args.no_gc))
-        return 0
     trees = {"tensorflow_estimator": package_directory("tensorflow_estimator")}
     if not args.quick:
         trees["tensorflow/python"] = package_directory("tensorflow") / "python"

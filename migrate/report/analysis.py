@@ -52,8 +52,14 @@ _SCALAR_FIELDS = frozenset({
 })
 """Fields that never hold a node worth visiting: identifiers, flags, operators (`op`, `ops`).
 What remains holds nodes, lists of nodes, or None (`Dict.keys`, `kw_defaults`)."""
-_COMPOUND = COMPOUND_STATEMENTS
-_FIELDS: dict[type, tuple[str, ...]] = {}
+_NESTED_BODIES: dict[type, tuple[str, ...]] = {
+    kind: tuple(field for field in ("body", "orelse", "finalbody", "handlers", "cases") if field in kind._fields)
+    for kind in (*COMPOUND_STATEMENTS, ast.Match)
+}
+"""Statement type → its fields holding nested statements, in the order the pre-pass stacks them
+(a dict lookup per statement instead of an isinstance chain: most statements have none)."""
+_CLAUSE_LISTS = frozenset({"handlers", "cases"})
+_PLANS: dict[type, tuple[tuple[str, ...], int]] = {}
 
 Locator = Callable[[int], tuple[int | None, int]]
 
@@ -212,33 +218,38 @@ def _statements(body: list[ast.stmt]):
     rebindings: list[tuple[str, int, int, tuple[int, int] | None]] = []
     has_classes = False
     pending: list[tuple[list, tuple[int, int] | None]] = [(body, None)]
+    Import, ImportFrom, Assign, AnnAssign = ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign
+    ClassDef, FunctionDef, AsyncFunctionDef = ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef
+    nested_bodies = _NESTED_BODIES
     while pending:
         statements, scope = pending.pop()
         for statement in statements:
             kind = type(statement)
-            if kind is ast.Import or kind is ast.ImportFrom:
+            if kind is Import or kind is ImportFrom:
                 imports.append(statement)
                 if scope is not None:
                     scopes[id(statement)] = scope
-            elif kind is ast.Assign or kind is ast.AnnAssign:
+            elif kind is Assign or kind is AnnAssign:
                 assignments.append(statement)
                 if scope is not None:
                     scopes[id(statement)] = scope
-            elif kind is ast.ClassDef or kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+            elif kind is ClassDef or kind is FunctionDef or kind is AsyncFunctionDef:
                 inner = (statement.lineno, statement.end_lineno or statement.lineno)
                 rebindings.append((statement.name, inner[1], statement.end_col_offset or 0, scope))
-                if kind is ast.ClassDef:
+                if kind is ClassDef:
                     has_classes = True
                 else:
                     rebindings.append((statement, statement.lineno, statement.col_offset, inner))  # its parameters
                 pending.append((statement.body, inner))
-            elif isinstance(statement, _COMPOUND):
-                pending.append((statement.body, scope))
-                pending.append((getattr(statement, "orelse", ()), scope))
-                pending.append((getattr(statement, "finalbody", ()), scope))
-                pending.extend((handler.body, scope) for handler in getattr(statement, "handlers", ()))
-            elif kind.__name__ == "Match":
-                pending.extend((case.body, scope) for case in statement.cases)
+            else:
+                fields = nested_bodies.get(kind)
+                if fields is not None:
+                    for field in fields:
+                        value = getattr(statement, field)
+                        if field in _CLAUSE_LISTS:
+                            pending.extend((clause.body, scope) for clause in value)
+                        elif value:
+                            pending.append((value, scope))
     return imports, assignments, has_classes, scopes, rebindings
 
 
@@ -259,9 +270,9 @@ def _collect(tree: ast.Module, roots: frozenset[str], class_roots: frozenset[str
     class_calls: list[ast.Call] = []
     stack: list[ast.AST] = [tree]
     pop, push = stack.pop, stack.append
-    Name, Attribute, Call, Load, keyword = ast.Name, ast.Attribute, ast.Call, ast.Load, ast.keyword
-    fields_of = _FIELDS
-    leaves = _LEAVES
+    Name, Attribute, Call, Load = ast.Name, ast.Attribute, ast.Call, ast.Load
+    plans = _PLANS
+    barren = _LEAVES - wanted  # never collected, no children: not even pushed
 
     def chain(node: ast.AST, call: ast.Call | None) -> None:
         base = node
@@ -303,15 +314,12 @@ def _collect(tree: ast.Module, roots: frozenset[str], class_roots: frozenset[str
                     on_calls.append((node, base, None))
                 push(base)
             continue
-        if kind in wanted:
+        plan = plans.get(kind)
+        if plan is None:
+            plan = plans[kind] = _plan(kind, wanted)
+        fields, collect = plan
+        if collect and (collect is _ALWAYS or node.arg in keywords):
             interesting.append(node)
-        elif kind is keyword and node.arg in keywords:
-            interesting.append(node)
-        if kind in leaves:
-            continue
-        fields = fields_of.get(kind)
-        if fields is None:
-            fields = fields_of[kind] = tuple(field for field in kind._fields if field not in _SCALAR_FIELDS)
         if kind is Call:
             func = node.func
             if type(func) is Name or type(func) is Attribute:
@@ -321,11 +329,21 @@ def _collect(tree: ast.Module, roots: frozenset[str], class_roots: frozenset[str
             value = getattr(node, field)
             if type(value) is list:
                 for item in value:
-                    if item is not None:
+                    if item is not None and type(item) not in barren:
                         push(item)
-            elif value is not None:
+            elif value is not None and type(value) not in barren:
                 push(value)
     return interesting, chains, on_calls, class_calls
+
+
+_ALWAYS, _IF_KEYWORD_WANTED = 1, 2
+
+
+def _plan(kind: type, wanted: frozenset[type]) -> tuple[tuple[str, ...], int]:
+    """How `_collect` treats a node type: the fields to descend into, and whether to collect the node
+    (`_ALWAYS`, `_IF_KEYWORD_WANTED` for a `keyword`, else 0) — one dict lookup per node."""
+    fields = () if kind in _LEAVES else tuple(field for field in kind._fields if field not in _SCALAR_FIELDS)
+    return fields, _ALWAYS if kind in wanted else _IF_KEYWORD_WANTED if kind is ast.keyword else 0
 
 
 _KEYS_OF = {

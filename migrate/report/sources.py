@@ -155,7 +155,7 @@ def read_source(source: SourceFile, max_bytes: int = DEFAULT_MAX_BYTES) -> Sourc
             data = handle.read()
     except OSError as error:
         raise SkipFile(f"unreadable: {error.strerror or error}") from None
-    if not data.strip():
+    if not data or data.isspace():  # not `data.strip()`: that copies every file
         raise SkipFile("empty file")
     if b"\0" in data:
         raise SkipFile("binary file (contains NUL bytes), not Python source")
