@@ -51,7 +51,10 @@ then `--side modern --against T.json` on TF 2.21 / Keras 3.
 Distributed: `--workers 2` trains a TF1 cluster (1 ps + 2 workers,
 SyncReplicasOptimizer) and a MultiWorkerMirroredStrategy cluster as local
 processes and compares losses, hook/callback actions per role, accuracy and
-the files written; `--kill worker:1@50` adds a fault and a restart.
+the files written; `--kill worker:1@50` adds a fault and a restart;
+`--evaluator` runs the Estimator deployment instead (`train_and_evaluate`
+with chief, worker, ps and evaluator vs MultiWorkerMirroredStrategy workers
+and a sidecar evaluator) and compares the evaluators' per-checkpoint metrics.
 
 Exit code: 0 parity holds, 1 parity broken (the first failing stage is named),
 2 usage error: a pair that does not import, lacks a name or raises; variables
@@ -180,8 +183,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.workers is not None:
         return distributed.run(args)
-    if args.replication is not None or args.kill is not None:
-        raise UsageError("--replication and --kill belong to the distributed comparison: add --workers N.")
+    if args.replication is not None or args.kill is not None or args.evaluator:
+        raise UsageError("--replication, --kill and --evaluator belong to the distributed comparison: add --workers N.")
     if args.data_dir:
         os.environ["MNIST_DATA_DIR"] = args.data_dir
     try:

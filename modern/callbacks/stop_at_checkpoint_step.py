@@ -13,7 +13,9 @@ count), so there is nothing to wait for. A separate evaluator job loops over
 ``tf.train.checkpoints_iterator(model_dir, timeout=...)``, restores each
 checkpoint, evaluates, and stops after the one at the last step
 (`SidecarEvaluator(model, data, checkpoint_dir, max_evaluations=...)` in
-Keras 2 / tf-keras does this loop).
+Keras 2 / tf-keras does this loop; Keras 3 has none, and
+`modern/distributed/sidecar.py` is the loop for both, the evaluator task of
+`migrate parity --workers 2 --evaluator`).
 
 Method mapping: `after_run` (read the checkpoint step, sleep, request stop)
 → none.

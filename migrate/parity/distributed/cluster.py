@@ -1,7 +1,7 @@
 """Start a localhost cluster of role processes, watch it, and always stop it.
 
 Every process gets ``TF_CONFIG`` (the cluster spec on free 127.0.0.1 ports and
-its own task), its own log file, its own process group and, on Linux, a
+its own task; an evaluator's task is not in the spec, as TF wants it), its own log file, its own process group and, on Linux, a
 parent-death signal, so nothing outlives the launcher: `Cluster` stops every
 child on success, on failure, on timeout and on Ctrl-C (SIGTERM, then SIGKILL
 after a grace period). Parameter servers never exit by themselves; the cluster
@@ -169,10 +169,17 @@ class Cluster:
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
 
+    def address(self, role: Role) -> str | None:
+        """The role's host:port in the cluster spec; None for a task outside it (an evaluator)."""
+        addresses = self.spec.get(role.task_type, [])
+        return addresses[role.index] if role.index < len(addresses) else None
+
     def check_ports(self) -> None:
         """Every address must be bindable now: name the role whose port another process holds."""
         for role in self.roles:
-            host, port = self.spec[role.task_type][role.index].rsplit(":", 1)
+            if self.address(role) is None:
+                continue
+            host, port = self.address(role).rsplit(":", 1)
             with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
                 try:
                     sock.bind((host, int(port)))
@@ -206,7 +213,7 @@ class Cluster:
 
     def _failure(self, role: Role, code: int) -> ClusterError:
         how = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
-        address = self.spec[role.task_type][role.index]
+        address = self.address(role) or "outside the training cluster"
         return ClusterError(
             f"{self.side} {role.name} ({address}) {how}; every other process was stopped. "
             f"Its log ({self.logs[role]}) ends with:\n{log_tail(self.logs[role])}"

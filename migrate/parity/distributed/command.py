@@ -24,6 +24,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                        help="sync (default): SyncReplicasOptimizer vs MultiWorkerMirroredStrategy, losses compared step "
                             "by step; async: asynchronous ps training vs ParameterServerStrategy with a coordinator, "
                             "compared statistically (test accuracy)")
+    group.add_argument("--evaluator", action="store_true",
+                       help="the Estimator deployment instead: train_and_evaluate with TF_CONFIG roles chief, worker, ps "
+                            "and evaluator vs MultiWorkerMirroredStrategy workers and a sidecar evaluator (synchronous); "
+                            "the evaluators' per-checkpoint metrics are compared too")
     group.add_argument("--kill", metavar="worker:I@STEP",
                        help="SIGKILL worker I at global step STEP on each side; sync: the cluster restarts from its "
                             "checkpoint; async: the worker alone is restarted while the others train on")
@@ -56,7 +60,7 @@ def config_from_args(args: argparse.Namespace):
             save_steps=args.save_checkpoints_steps or max(1, steps // 4), log_steps=max(1, steps // 4),
             train_examples=args.train_examples, test_examples=args.test_examples, kill=kill, timeout=args.timeout,
             pythons={"modern": args.modern_python} if args.modern_python else {},
-            replication=args.replication or "sync",
+            replication=args.replication or "sync", evaluator=args.evaluator,
         )
         config.check()
     except (ValueError, DistributedConfigError) as error:

@@ -1,6 +1,7 @@
 """The distributed parity outputs: a terminal summary, Markdown, JSON and a PNG of the losses.
 
-Every output names the replication. The loss part depends on it (one
+Every output names the replication and the cluster kind (``estimator`` adds
+the evaluator's per-checkpoint metrics). The loss part depends on it (one
 renderer per replication in `LOSS_LINES`, `LOSS_SECTIONS`, `PLOTS`):
 synchronous runs show the per-step comparison, asynchronous runs both curves
 and each side's final mean, with the accuracy band that decides instead.
@@ -20,6 +21,42 @@ def _yes(flag: bool) -> str:
 
 
 REPLICATION_WORDS = {"sync": "synchronous", "async": "asynchronous"}
+CLUSTER_TITLES = {
+    "sync": "ps/worker cluster (MonitoredTrainingSession) vs MultiWorkerMirroredStrategy",
+    "async": "asynchronous ps/worker cluster vs ParameterServerStrategy with a coordinator",
+    "estimator": "Estimator train_and_evaluate (chief, worker, ps, evaluator) vs MultiWorkerMirroredStrategy + "
+                 "sidecar evaluator",
+}
+
+
+def _cluster(config: dict) -> str:
+    kind = config.get("cluster", config.get("replication", "sync"))
+    return f"cluster {kind}: {CLUSTER_TITLES.get(kind, kind)}"
+
+
+def _evaluation_lines(evaluation: dict) -> list[str]:
+    lines = [f"evaluator: legacy evaluated steps {evaluation['legacy_steps']}, modern {evaluation['modern_steps']}; "
+             f"compared at {evaluation['common_steps']}"]
+    for row in evaluation["per_step"]:
+        lines.append(f"  step {row['step']:>6}: accuracy legacy {row['legacy']['accuracy']:.4f} modern "
+                     f"{row['modern']['accuracy']:.4f}, loss legacy {row['legacy']['loss']:.7g} modern "
+                     f"{row['modern']['loss']:.7g} ({'ok' if row['ok'] else 'DIFFER'})")
+    failed = [name for name, ok in evaluation["checks"].items() if not ok]
+    if failed:
+        lines.append(f"  evaluator checks failed: {', '.join(failed)}")
+    return lines
+
+
+def _evaluation_section(evaluation: dict) -> list[str]:
+    out = ["", "## Evaluator (per checkpoint)", "",
+           f"legacy evaluated {evaluation['legacy_steps']}, modern {evaluation['modern_steps']}; compared at "
+           f"{evaluation['common_steps']}", "",
+           "| step | legacy accuracy | modern accuracy | legacy loss | modern loss | ok |", "|---|---|---|---|---|---|"]
+    out += [f"| {row['step']} | {row['legacy']['accuracy']:.4f} | {row['modern']['accuracy']:.4f} | "
+            f"{row['legacy']['loss']:.7g} | {row['modern']['loss']:.7g} | {_yes(row['ok'])} |"
+            for row in evaluation["per_step"]]
+    out += ["", "| evaluator check | ok |", "|---|---|"]
+    return out + [f"| {name} | {_yes(ok)} |" for name, ok in evaluation["checks"].items()]
 
 
 def _per_process(counts: dict[str, int] | None) -> str:
@@ -59,7 +96,8 @@ def _loss_rows(losses: dict, limit: int) -> list[list]:
 def terminal_summary(result: dict) -> str:
     config = result["config"]
     replication = config.get("replication", "sync")
-    lines = [f"parity --workers {config['workers']} --replication {replication}: steps={config['steps']} "
+    lines = [_cluster(config),
+             f"parity --workers {config['workers']} --replication {replication}: steps={config['steps']} "
              f"global batch={config['global_batch_size']} lr={config['learning_rate']} "
              f"(SGD, {REPLICATION_WORDS[replication]}) seed={config['seed']}"
              + (f" kill={config['kill']}" if config["kill"] else "")]
@@ -69,6 +107,8 @@ def terminal_summary(result: dict) -> str:
         lines.append("ok" if result["ok"] else "NOT OK")
         return "\n".join(lines)
     lines += LOSS_LINES[replication](result)
+    if result.get("evaluation"):
+        lines += _evaluation_lines(result["evaluation"])
     metrics = result["metrics"]
     if metrics.get("legacy") and metrics.get("modern"):
         lines.append(f"test accuracy: legacy {metrics['legacy']['accuracy']:.4f}, modern {metrics['modern']['accuracy']:.4f}"
@@ -144,8 +184,8 @@ LOSS_SECTIONS = {"sync": _sync_loss_section, "async": _async_loss_section}
 def markdown_report(result: dict, plot_name: str | None) -> str:
     config = result["config"]
     replication = config.get("replication", "sync")
-    out = [f"# Distributed parity: {config['workers']} workers, {REPLICATION_WORDS[replication]}", "",
-           f"`{json.dumps(config)}`", ""]
+    out = [f"# Distributed parity: {config['workers']} workers, {REPLICATION_WORDS[replication]}", "", _cluster(config),
+           "", f"`{json.dumps(config)}`", ""]
     out += ["## Clusters", "", "| side | engine | attempts | TF | last attempt: training s | steps |", "|---|---|---|---|---|---|"]
     for name, side in result["sides"].items():
         versions = side.get("versions") or {}
@@ -157,6 +197,8 @@ def markdown_report(result: dict, plot_name: str | None) -> str:
     out += ["", "## Checks", "", "| check | ok |", "|---|---|"]
     out += [f"| {name} | {_yes(ok)} |" for name, ok in result["checks"].items()]
     out += LOSS_SECTIONS[replication](result, plot_name)
+    if result.get("evaluation"):
+        out += _evaluation_section(result["evaluation"])
     out += ["", "## Events per role (hook / callback actions at global steps)", ""]
     for role in result["roles"]:
         out += [f"### {role['role']} ({role['task']}): {'same' if role['ok'] else 'DIFFERENT'}", ""]
@@ -218,7 +260,8 @@ def plot_losses(result: dict, path: Path) -> Path:
     top.plot(steps, [row[2] for row in rows], label="modern (MultiWorkerMirroredStrategy)", linewidth=1.0, linestyle="--")
     top.set_ylabel("global batch loss")
     top.legend()
-    top.set_title(f"{result['config']['workers']} workers, synchronous: max |Δ| = {result['losses']['max_abs_loss_diff']:.3g}")
+    top.set_title(f"{result['config']['workers']} workers, synchronous, cluster {result['config'].get('cluster', 'sync')}: "
+                  f"max |Δ| = {result['losses']['max_abs_loss_diff']:.3g}")
     bottom.plot(steps, [abs(row[1] - row[2]) for row in rows], color="tab:red", linewidth=1.0)
     bottom.set_ylabel("|Δ loss|")
     bottom.set_xlabel("global step")

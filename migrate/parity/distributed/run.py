@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from migrate.parity.distributed import compare, compare_async
+from migrate.parity.distributed import compare, compare_async, compare_evaluator
 from migrate.parity.distributed.cluster import (
     Cluster,
     ClusterError,
@@ -40,7 +40,7 @@ from migrate.parity.distributed.cluster import (
     free_ports,
     last_progress_step,
 )
-from migrate.parity.distributed.sides import REPLICATIONS, SIDES, Paths, Side
+from migrate.parity.distributed.sides import EVALUATOR, REPLICATIONS, SIDES, Paths, Side
 
 Progress = Callable[[str], None]
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -72,6 +72,13 @@ class DistributedConfig:
     sides: tuple[str, ...] = ("legacy", "modern")
     pythons: dict[str, str] = field(default_factory=dict)
     replication: str = "sync"
+    evaluator: bool = False
+    eval_batch_size: int = 100
+
+    @property
+    def cluster(self) -> str:
+        """The cluster kind, the `SIDES` key: the replication, or ``estimator`` with an evaluator."""
+        return "estimator" if self.evaluator else self.replication
 
     def check(self) -> None:
         problems = []
@@ -92,10 +99,18 @@ class DistributedConfig:
                                 f"worker:{self.workers - 1} (asynchronous training goes on without them)")
             if self.kill.step >= self.steps:
                 problems.append(f"--kill at step {self.kill.step} must be before the last step {self.steps}")
+        if self.evaluator and self.replication != "sync":
+            problems.append("--evaluator runs the synchronous Estimator cluster; it cannot be combined with "
+                            f"--replication {self.replication}")
+        if self.evaluator and self.kill is not None:
+            problems.append("--kill cannot be combined with --evaluator: the Estimator cluster's fault story is not "
+                            "covered (the evaluator would have to follow the restarted chief)")
+        if self.eval_batch_size < 1:
+            problems.append(f"the eval batch size must be positive, got {self.eval_batch_size}")
         if self.replication not in REPLICATIONS:
             problems.append(f"--replication {self.replication!r}: choose from {', '.join(REPLICATIONS)}")
         else:
-            unknown = [side for side in self.sides if (side, self.replication) not in SIDES]
+            unknown = [side for side in self.sides if (side, self.cluster) not in SIDES]
             if unknown:
                 problems.append(f"unknown side(s) {unknown}; choose from {sorted({name for name, _ in SIDES})}")
         if problems:
@@ -110,6 +125,7 @@ class DistributedConfig:
         values = asdict(self)
         values["kill"] = None if self.kill is None else f"{self.kill.task_type}:{self.kill.index}@{self.kill.step}"
         values.pop("pythons")
+        values["cluster"] = self.cluster
         return values
 
 
@@ -145,13 +161,19 @@ def read_losses(path: Path) -> dict[int, float]:
 
 
 def side_spec(side: str, config: DistributedConfig) -> Side:
-    return SIDES[side, config.replication]
+    return SIDES[side, config.cluster]
 
 
 def _role_argv(side: str, config: DistributedConfig, paths: Paths, task_type: str, index: int, attempt: int,
                data_path: Path, initial_weights: Path) -> tuple[str, ...]:
     spec_of = side_spec(side, config)
-    argv = ["-m", spec_of.module, "--model-dir", str(paths.model_dir)]
+    argv = ["-m", spec_of.module_of(task_type), "--model-dir", str(paths.model_dir)]
+    if task_type == EVALUATOR:
+        evaluator_argv = (["--eval-batch-size", str(config.eval_batch_size), "--seed", str(config.seed)]
+                          + (["--global-batch-size", str(config.global_batch_size)] if side == "legacy" else []))
+        return (*argv, "--data", str(data_path), "--steps", str(config.steps), *evaluator_argv,
+                "--eval-timeout", str(config.timeout), "--trace", str(paths.trace(task_type, index, attempt)),
+                "--progress", str(_progress_path(paths, task_type, index, attempt)))
     if task_type not in spec_of.trainers:
         return tuple(argv)
     argv += [*spec_of.extra_argv,
@@ -161,7 +183,7 @@ def _role_argv(side: str, config: DistributedConfig, paths: Paths, task_type: st
         "--trace", str(paths.trace(task_type, index, attempt)),
         "--progress", str(paths.root / f"progress-{task_type}{index}-attempt{attempt}.jsonl"),
     ]
-    if spec_of.writes_initial_weights and index == 0:
+    if spec_of.writes_initial_weights and f"{task_type}:{index}" == spec_of.chief_task:
         argv += ["--initial-weights-out", str(initial_weights)]
     elif not spec_of.writes_initial_weights and initial_weights.exists():
         argv += ["--initial-weights", str(initial_weights)]
@@ -250,13 +272,15 @@ def run_side(side: str, config: DistributedConfig, data_path: Path, root: Path, 
     counts = spec_of.role_counts(config.workers)
     trainers = spec_of.trainer_tasks(counts)
     restart_task = spec_of.restart == "task"
+    training_counts = {task_type: count for task_type, count in counts.items() if task_type != EVALUATOR}
+    exits = (*spec_of.trainers, EVALUATOR)
     for attempt in range(2 if config.kill is not None and not restart_task else 1):
-        spec = cluster_spec(counts, free_ports(sum(counts.values())))
+        spec = cluster_spec(training_counts, free_ports(sum(training_counts.values())))
         # a serving role's progress is the chief's: a ps-strategy worker reports nothing itself
         roles = [
             Role(task_type, index, _role_argv(side, config, paths, task_type, index, attempt, data_path, initial_weights),
-                 waited=task_type in spec_of.trainers,
-                 progress=_progress_path(paths, *((task_type, index) if task_type in spec_of.trainers else trainers[0]),
+                 waited=task_type in exits,
+                 progress=_progress_path(paths, *((task_type, index) if task_type in exits else trainers[0]),
                                          attempt))
             for task_type, count in counts.items() for index in range(count)
         ]
@@ -300,11 +324,15 @@ def run_side(side: str, config: DistributedConfig, data_path: Path, root: Path, 
     for attempt_loss in attempt_losses:
         losses.update(attempt_loss)
     chief = traces.get(0) or {}
+    evaluator = paths.trace(EVALUATOR, 0, last)
     return {
         "engine": spec_of.engine, "replication": spec_of.replication, "attempts": attempts, "losses": losses,
         "traces": traces, "replay": compare.replay_consistency(attempt_losses),
+        "tasks": [f"{task_type}:{index}" for task_type, index in trainers],
+        "evaluator": json.loads(evaluator.read_text()) if EVALUATOR in counts and evaluator.exists() else None,
         "metrics": chief.get("metrics"), "versions": chief.get("versions"),
-        "files": files_written(paths.model_dir, writer_pids),
+        "files": {**files_written(paths.model_dir, writer_pids),
+                  "eval_event_files": compare_evaluator.eval_event_files(paths.model_dir, writer_pids)},
         "seconds": {"startup": chief.get("startup_seconds"), "training": chief.get("seconds"),
                     "steps_trained": chief.get("final_step", 0) - chief.get("start_step", 0)},
         "model_dir": str(paths.model_dir),
@@ -324,7 +352,7 @@ def run_distributed(config: DistributedConfig, data, workdir: Path, progress: Pr
         sides = {side: run_side(side, config, data_path, workdir, initial_weights, progress) for side in config.sides}
     result = {"config": config.as_dict(), "sides": sides, "workdir": str(workdir)}
     if set(sides) == {"legacy", "modern"}:
-        result.update(COMPARISONS[config.replication](config, sides["legacy"], sides["modern"]))
+        result.update(COMPARISONS[config.cluster](config, sides["legacy"], sides["modern"]))
     else:
         result["ok"] = all(side["replay"]["ok"] and side["files"]["one_writer"] for side in sides.values())
     return result
@@ -375,8 +403,9 @@ def compare_sides(config: DistributedConfig, legacy: dict, modern: dict) -> dict
     for index in range(config.workers):
         role = "chief" if index == 0 else "worker"
         left, right = legacy["traces"].get(index), modern["traces"].get(index)
-        roles.append(compare.compare_role_actions(
-            role, f"worker:{index}", left and left["actions"], right and right["actions"]))
+        tasks = {legacy["tasks"][index], modern["tasks"][index]}
+        task = " / ".join([legacy["tasks"][index], modern["tasks"][index]]) if len(tasks) > 1 else tasks.pop()
+        roles.append(compare.compare_role_actions(role, task, left and left["actions"], right and right["actions"]))
     roles.append(compare.compare_role_actions("ps", "ps:0", [], []) | {"modern": None})
     metrics = {"legacy": legacy["metrics"], "modern": modern["metrics"]}
     gap_allowed = 0.0 if losses.ok and config.exact else MAX_ACCURACY_GAP_INEXACT
@@ -411,5 +440,21 @@ def compare_sides(config: DistributedConfig, legacy: dict, modern: dict) -> dict
             "notes": notes, "ok": all(checks.values())}
 
 
-COMPARISONS = {"sync": compare_sides, "async": compare_async.compare_sides}
-"""How the two sides are compared, by replication: losses step by step (sync) or statistically (async)."""
+def compare_estimator_sides(config: DistributedConfig, legacy: dict, modern: dict) -> dict:
+    """The synchronous comparison plus the evaluator: its events per role and its metrics per checkpoint."""
+    result = compare_sides(config, legacy, modern)
+    result["roles"].append(compare_evaluator.compare_evaluator_actions(legacy["evaluator"], modern["evaluator"]))
+    with np.load(Path(legacy["model_dir"]).parents[1] / "data.npz") as data:
+        test_size = int(data["y_test"].shape[0])
+    evaluation = compare_evaluator.compare_evaluations(
+        legacy["evaluator"], modern["evaluator"], legacy["files"]["checkpoint_steps"],
+        modern["files"]["checkpoint_steps"], config.steps, exact=result["checks"]["losses"] and config.exact,
+        full_batches=test_size % config.eval_batch_size == 0)
+    result["checks"].update(roles=all(role["ok"] for role in result["roles"]), evaluator=evaluation["ok"])
+    result.update(evaluation=evaluation, notes=result["notes"] + evaluation["notes"], ok=all(result["checks"].values()))
+    return result
+
+
+COMPARISONS = {"sync": compare_sides, "async": compare_async.compare_sides, "estimator": compare_estimator_sides}
+"""How the two sides are compared, by cluster kind: losses step by step (sync, and the Estimator cluster with its
+evaluator) or statistically (async)."""

@@ -1,4 +1,7 @@
-"""The clusters `migrate parity --workers N` launches, as a registry keyed by (side, replication).
+"""The clusters `migrate parity --workers N` launches, as a registry keyed by (side, cluster kind).
+
+The kind is the replication (``--replication sync|async``), or ``estimator``
+with ``--evaluator``.
 
 Synchronous (``--replication sync``, the default):
 
@@ -18,11 +21,21 @@ Asynchronous (``--replication async``):
   `ParameterServerStrategy`; the coordinator reports the loss of each
   scheduled step.
 
+The Estimator deployment (``--evaluator``, synchronous):
+
+* legacy — ``python -m legacy.distributed.estimator``: `train_and_evaluate`
+  with 1 chief + N-1 workers + 1 ps + 1 evaluator from ``TF_CONFIG``,
+  synchronous through the model_fn's `SyncReplicasOptimizer`;
+* modern — the N `MultiWorkerMirroredStrategy` workers of ``sync`` plus
+  ``python -m modern.distributed.sidecar``, the evaluator task.
+
 A side's ``trainers`` are the roles that train and exit (the launcher waits
 for them and reads their traces and progress, in order: the first is the
 chief); every other role serves until it is stopped. A killed task is either
 restarted with the whole cluster (``restart="cluster"``, synchronous: every
 step needs every worker) or alone while the others go on (``"task"``).
+The ``evaluator`` task (`evaluator_module`) is outside the training cluster
+spec; the launcher waits for it too (it stops after the last checkpoint).
 """
 from __future__ import annotations
 
@@ -86,6 +99,10 @@ def chief_losses(per_worker: list[dict[int, float]]) -> dict[int, float]:
     return dict(per_worker[0]) if per_worker else {}
 
 
+EVALUATOR = "evaluator"
+"""The task type that evaluates the chief's checkpoints; it is not in the training cluster spec."""
+
+
 @dataclass(frozen=True)
 class Side:
     """One side's cluster: which processes, which module, how its losses combine."""
@@ -100,6 +117,10 @@ class Side:
     trainers: tuple[str, ...] = ("worker",)
     restart: str = "cluster"
     extra_argv: tuple[str, ...] = ()
+    evaluator_module: str | None = None
+
+    def module_of(self, task_type: str) -> str:
+        return self.evaluator_module if task_type == EVALUATOR and self.evaluator_module else self.module
 
     def trainer_tasks(self, counts: dict[str, int]) -> list[tuple[str, int]]:
         """The (task type, index) of every training process, the chief first."""
@@ -133,6 +154,19 @@ SIDES: dict[tuple[str, str], Side] = {
         role_counts=lambda workers: {"chief": 1, "ps": 1, "worker": workers},
         global_losses=chief_losses, writes_initial_weights=False,
         replication="async", trainers=("chief",), restart="task",
+    ),
+    ("legacy", "estimator"): Side(
+        name="legacy", module="legacy.distributed.estimator",
+        engine="Estimator train_and_evaluate + SyncReplicasOptimizer (chief, workers, 1 ps, evaluator)",
+        role_counts=lambda workers: {"ps": 1, "chief": 1, "worker": workers - 1, EVALUATOR: 1},
+        global_losses=mean_of_worker_losses, writes_initial_weights=True, trainers=("chief", "worker"),
+        evaluator_module="legacy.distributed.estimator",
+    ),
+    ("modern", "estimator"): Side(
+        name="modern", module="modern.distributed",
+        engine="MultiWorkerMirroredStrategy + Keras fit, sidecar evaluator",
+        role_counts=lambda workers: {"worker": workers, EVALUATOR: 1},
+        global_losses=chief_losses, writes_initial_weights=False, evaluator_module="modern.distributed.sidecar",
     ),
 }
 REPLICATIONS = ("sync", "async")

@@ -100,3 +100,15 @@ with open({str(progress)!r}, "a") as handle:
     assert 5 <= outcome.killed_at_step < 99
     assert time.monotonic() - began < 20
     assert cluster.processes[writer].returncode == -9
+
+
+def test_an_evaluator_outside_the_cluster_spec_that_fails_is_named_and_the_cluster_stopped(tmp_path):
+    roles = [sleeper("ps", 0, waited=False), sleeper("chief", 0)]
+    failing = Role("evaluator", 0, ("-c", "import sys; print('no checkpoint arrived'); sys.exit(2)"))
+    spec = cluster_spec({"ps": 1, "chief": 1}, free_ports(2))
+    with Cluster("legacy", sys.executable, spec, [*roles, failing], tmp_path, 30.0) as cluster:
+        cluster.start()
+        with pytest.raises(ClusterError, match=r"legacy evaluator 0 \(outside the training cluster\) exited with code 2"):
+            cluster.wait()
+        processes = list(cluster.processes.values())
+    assert all(process.poll() is not None for process in processes)

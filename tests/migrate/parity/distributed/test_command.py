@@ -20,6 +20,10 @@ from migrate.cli import main
     pytest.param(["--replication", "async", "--kill", "worker:0@5"], "worker 0 is the TF1 chief",
                  id="async: kill the chief"),
     pytest.param(["--replication", "semi"], "invalid choice: 'semi'", id="unknown replication"),
+    pytest.param(["--evaluator", "--kill", "worker:1@5"], "--kill cannot be combined with --evaluator",
+                 id="fault in the Estimator cluster"),
+    pytest.param(["--evaluator", "--replication", "async"], "cannot be combined with --replication async",
+                 id="asynchronous Estimator cluster"),
 ])
 def test_bad_distributed_flags_exit_2(argv, message, capsys, tmp_path):
     assert main(["parity", "--workers", "2", "--out", str(tmp_path), *argv]) == 2
@@ -27,6 +31,8 @@ def test_bad_distributed_flags_exit_2(argv, message, capsys, tmp_path):
     assert not (tmp_path / "distributed-run").exists()
 
 
-def test_replication_without_workers_exits_2(capsys, tmp_path):
-    assert main(["parity", "--replication", "async", "--out", str(tmp_path)]) == 2
-    assert "--replication and --kill belong to the distributed comparison: add --workers N" in capsys.readouterr().err
+@pytest.mark.parametrize("flag", [["--replication", "async"], ["--evaluator"]])
+def test_distributed_flags_without_workers_exit_2(flag, capsys, tmp_path):
+    assert main(["parity", *flag, "--out", str(tmp_path)]) == 2
+    assert "--replication, --kill and --evaluator belong to the distributed comparison: add --workers N" in \
+        capsys.readouterr().err

@@ -1,0 +1,47 @@
+"""The evaluator comparison on hand-made traces (no TensorFlow): what passes and what each slip looks like."""
+from __future__ import annotations
+
+import pytest
+
+from migrate.parity.distributed.compare_evaluator import compare_evaluations, compare_evaluator_actions
+
+CHECKPOINTS = [0, 4, 8]
+
+
+def trace(kind: str, evaluated: dict[int, float], summaries: list[int] | None = None) -> dict:
+    key = "hook" if kind == "legacy" else "callback"
+    summaries = list(evaluated) if summaries is None else summaries
+    actions = [{key: "Evaluation", "step": step} for step in evaluated]
+    actions += [{key: "EvalSummary", "step": step} for step in summaries]
+    return {"actions": sorted(actions, key=lambda a: (a["step"], a[key])),
+            "evaluations": [{"step": step, "accuracy": accuracy, "loss": 2.0 - accuracy} for step, accuracy in evaluated.items()]}
+
+
+def compare(legacy: dict, modern: dict, exact: bool = True) -> dict:
+    return compare_evaluations(legacy, modern, CHECKPOINTS, CHECKPOINTS, last_step=8, exact=exact, full_batches=True)
+
+
+def test_evaluators_that_looked_at_different_times_agree_on_the_steps_both_evaluated():
+    legacy, modern = trace("legacy", {0: 0.1, 8: 0.5}), trace("modern", {0: 0.1, 4: 0.3, 8: 0.5})
+    result = compare(legacy, modern)
+    assert result["ok"] and result["common_steps"] == [0, 8]
+    role = compare_evaluator_actions(legacy, modern)
+    assert role["ok"] and role["legacy_normalized"] == role["modern_normalized"] == [
+        ("EvalSummary", 0), ("Evaluation", 0), ("EvalSummary", 8), ("Evaluation", 8)]
+
+
+@pytest.mark.parametrize("legacy, modern, exact, failed", [
+    pytest.param({0: 0.1, 8: 0.5}, {0: 0.1, 8: 0.51}, True, "metrics_agree", id="accuracy differs after exact training"),
+    pytest.param({0: 0.1, 8: 0.5}, {0: 0.1, 8: 0.51}, False, "metrics_agree", id="accuracy beyond the inexact band"),
+    pytest.param({0: 0.1, 4: 0.3}, {0: 0.1, 4: 0.3}, True, "both_evaluated_the_last_step", id="last step never evaluated"),
+    pytest.param({0: 0.1, 6: 0.4, 8: 0.5}, {0: 0.1, 8: 0.5}, True, "legacy_evaluated_its_checkpoints",
+                 id="a step that is no checkpoint"),
+])
+def test_each_slip_fails_its_check(legacy, modern, exact, failed):
+    result = compare(trace("legacy", legacy), trace("modern", modern), exact)
+    assert not result["ok"] and [name for name, ok in result["checks"].items() if not ok] == [failed]
+
+
+def test_an_evaluation_without_its_summary_breaks_the_evaluator_role():
+    role = compare_evaluator_actions(trace("legacy", {0: 0.1, 8: 0.5}), trace("modern", {0: 0.1, 8: 0.5}, summaries=[8]))
+    assert not role["ok"] and not role["one_summary_per_evaluation"]
