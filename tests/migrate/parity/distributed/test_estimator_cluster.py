@@ -19,7 +19,7 @@ STEPS, SAVE_STEPS = 12, 4
 def estimator_run(tmp_path_factory, mnist):
     config = DistributedConfig(
         workers=2, steps=STEPS, global_batch_size=64, save_steps=SAVE_STEPS, log_steps=SAVE_STEPS,
-        train_examples=512, test_examples=200, timeout=240, cluster="estimator",
+        train_examples=512, test_examples=200, timeout=240, evaluator=True,
     )
     return run_distributed(config, mnist, tmp_path_factory.mktemp("estimator") / "run", progress=lambda _: None)
 
