@@ -178,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
     from migrate.parity.mapping import mapping_table
     from migrate.parity.pair import load_pair
     from migrate.parity.render import terminal_summary
-    from migrate.parity.run import run_parity, show_mapping
+    from migrate.parity.run import prepare_tensorflow_environment, run_parity, show_mapping
     from migrate.parity.trace import TraceError
 
     if args.workers is not None:
@@ -188,6 +188,7 @@ def run(args: argparse.Namespace) -> int:
     if args.data_dir:
         os.environ["MNIST_DATA_DIR"] = args.data_dir
     try:
+        prepare_tensorflow_environment(progress)  # before the pair file imports TensorFlow
         pair = load_pair(args.pair)
         config = config_from_args(args, pair)
         if args.show_mapping:

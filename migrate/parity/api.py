@@ -27,6 +27,9 @@ def as_pair(pair: PairSource) -> Pair:
     if isinstance(pair, Pair):
         return pair
     if isinstance(pair, (str, Path)):
+        from migrate.parity.run import prepare_tensorflow_environment
+
+        prepare_tensorflow_environment(quiet)  # before the pair file imports TensorFlow
         return load_pair(pair)
     return pair_from(pair)
 

@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from migrate.parity.tolerance import ToleranceSchedule, constant_schedule, schedule_for
+from migrate.parity.tolerance import UNNAMED_OPTIMIZER, ToleranceSchedule, constant_schedule, schedule_for
 
 if TYPE_CHECKING:
     from migrate.parity.pair import Pair
@@ -69,6 +69,8 @@ class ParityConfig:
     def schedule(self) -> ToleranceSchedule:
         if self.loss_tolerance is not None:
             return constant_schedule(self.loss_tolerance)
+        if self.mode == "exact" and "optimizer" not in self.params and self.optimizer_flavour is None:
+            return UNNAMED_OPTIMIZER
         return schedule_for(self.mode, self.optimizer, self.optimizer_flavour)
 
     def as_dict(self) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from migrate.parity.stages import (
     check_n_steps,
     check_one_step,
     check_variables,
+    locate_forward_difference,
     skipped,
 )
 
@@ -72,7 +73,8 @@ def to_json_record(record: dict) -> dict:
     """A side record as the trace stores it (arrays base64-encoded)."""
     result = dict(record)
     if result.get("forward") is not None:
-        result["forward"] = {"outputs": encode_outputs(result["forward"]["outputs"])}
+        result["forward"] = {"outputs": encode_outputs(result["forward"]["outputs"]),
+                             "layer_inputs": traces.encode_weights(result["forward"].get("layer_inputs") or {})}
     if "after_first_step" in result:
         result["after_first_step"] = traces.encode_weights(result["after_first_step"])
     return result
@@ -81,7 +83,8 @@ def to_json_record(record: dict) -> dict:
 def from_json_record(record: dict) -> dict:
     result = dict(record)
     if result.get("forward") is not None:
-        result["forward"] = {"outputs": decode_outputs(result["forward"]["outputs"])}
+        result["forward"] = {"outputs": decode_outputs(result["forward"]["outputs"]),
+                             "layer_inputs": traces.decode_weights(result["forward"].get("layer_inputs") or {})}
     if "after_first_step" in result:
         result["after_first_step"] = traces.decode_weights(result["after_first_step"])
     return result
@@ -223,7 +226,7 @@ def compare_with_modern(run: Run, *, train_legacy: bool) -> tuple[ParityResult, 
     modern.ensure_built(first_batch[0])
     matches = mapping_for(pair, legacy_weights(legacy), modern.weights)
     stages = [check_variables(matches, legacy["constant_init"], modern.initial_constants())]
-    modern_record: dict[str, Any] = {"versions": versions()}
+    modern_record: dict[str, Any] = {"versions": versions(), "optimizer": modern.optimizer_name()}
     result = ParityResult(config.as_dict(), {"legacy": legacy["versions"], "modern": modern_record["versions"]}, stages)
     if not stages[0].ok:
         stages += [skipped(name, "an earlier stage failed") for name in ("forward", "one-step", "n-steps", "evaluation")]
@@ -232,7 +235,7 @@ def compare_with_modern(run: Run, *, train_legacy: bool) -> tuple[ParityResult, 
     # the forward pass runs on the batch the legacy outputs come from: the modern one is equal in exact mode
     # (checked above) and shuffled differently in statistical mode
     batch = run.legacy_batch if run.legacy_batch is not None else first_batch if config.mode == "exact" else None
-    stages.append(forward_stage(pair, legacy, modern, batch, config.forward_tolerance))
+    stages.append(forward_stage(pair, legacy, modern, batch, config.forward_tolerance, matches))
     forward_failed = not stages[-1].ok
     steps = 1 if forward_failed else config.steps
     full = not forward_failed
@@ -250,7 +253,7 @@ def compare_with_modern(run: Run, *, train_legacy: bool) -> tuple[ParityResult, 
     )
     if forward_failed:
         hint = one_step.details.get("first_variable")
-        if hint:
+        if hint and "first_input_differs" not in stages[-1].details:
             stages[-1].message += f"; after one step the first variable that differs is {hint}: look at that layer"
             stages[-1].details["first_variable"] = hint
         stages += [skipped(name, "an earlier stage failed") for name in ("one-step", "n-steps", "evaluation")]
@@ -268,16 +271,23 @@ def compare_with_modern(run: Run, *, train_legacy: bool) -> tuple[ParityResult, 
     return result, {"legacy": legacy, "modern": modern_record}
 
 
-def forward_stage(pair: Pair, legacy: dict, modern, first_batch, tolerance: float) -> Stage:
+def forward_stage(pair: Pair, legacy: dict, modern, first_batch, tolerance: float, matches: list[Match]) -> Stage:
     if legacy.get("forward") is None:
         return skipped("forward", "model_fn returns no predictions in PREDICT mode")
     if first_batch is None:
         return skipped("forward", "statistical mode against a trace: the legacy first batch is not in the trace")
     try:
-        return check_forward(legacy["forward"]["outputs"], modern.forward(first_batch[0]),
-                             pair.value("PREDICTION_KEY"), tolerance)
+        stage = check_forward(legacy["forward"]["outputs"], modern.forward(first_batch[0]),
+                              pair.value("PREDICTION_KEY"), tolerance)
     except KeyError as error:
         raise PairError(f"{pair.origin}: {error.args[0]}; set PREDICTION_KEY in the pair file.") from error
+    if not stage.ok:
+        located = locate_forward_difference(matches, legacy["forward"].get("layer_inputs") or {},
+                                            modern.layer_inputs(first_batch[0]), tolerance)
+        if located is not None:
+            stage.message += f"; {located[0]}"
+            stage.details.update(located[1])
+    return stage
 
 
 def n_steps_and_evaluation(result: ParityResult, config: ParityConfig, pair: Pair, legacy: dict, modern: dict) -> None:
@@ -298,6 +308,10 @@ def n_steps_and_evaluation(result: ParityResult, config: ParityConfig, pair: Pai
             modern_events = scenario.normalize_both(modern_events)
         result.events.append(compare_events(name, legacy_events, modern_events))
     result.stages.append(check_n_steps(result.losses, result.events))
+    if result.losses.first_violation is not None:
+        hint = optimizer_hint(legacy.get("optimizer"), modern.get("optimizer"))
+        if hint:
+            result.stages[-1].message += f"; {hint}"
     if not result.stages[-1].ok:
         result.stages.append(skipped("evaluation", "an earlier stage failed"))
     elif "metrics" in legacy and "metrics" in modern:
@@ -310,3 +324,13 @@ def n_steps_and_evaluation(result: ParityResult, config: ParityConfig, pair: Pai
         result.stages.append(skipped("evaluation", "the pair gives no eval_input_fn / eval_dataset"))
     if config.mode == "exact" and result.losses.schedule.start not in (0.0, float("inf")):
         result.notes.append("note: " + result.losses.schedule.explanation)
+
+
+def optimizer_hint(legacy_optimizer: str | None, modern_optimizer: str | None) -> str | None:
+    """Why losses drift when the TF1 graph has optimizer slots and the Keras side is not its TF1-exact twin."""
+    if not legacy_optimizer or not modern_optimizer or modern_optimizer.startswith("modern.optimizers."):
+        return None
+    twin = legacy_optimizer.removesuffix("Optimizer")
+    return (f"the TF1 graph trains with {legacy_optimizer}, the Keras model with {modern_optimizer.rpartition('.')[2]} "
+            "(Keras' own optimizers do not run TF1's update: README 'Exact or native optimizer?'): compile with "
+            f"modern.optimizers.{twin}, its TF1-exact twin, or allow the drift with --loss-tolerance REL")

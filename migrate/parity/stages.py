@@ -122,6 +122,39 @@ def check_forward(legacy: Any, modern: Any, key: str | None, tolerance: float) -
     return Stage("forward", "ok", f"outputs ({chosen or 'output'}) max |Δ| = {worst:.6g}", details)
 
 
+def locate_forward_difference(
+    matches: Sequence[Match], legacy_inputs: Mapping[str, Any], modern_inputs: Mapping[str, Any], tolerance: float,
+) -> tuple[str, dict[str, Any]] | None:
+    """Where a failed forward pass starts to differ: the first layer (TF1 creation order) whose *input* differs.
+
+    `legacy_inputs`/`modern_inputs` map a kernel's name to the tensor its layer multiplies it with, on the
+    first batch. A different output means every gradient differs after one step, so the variables after
+    the update cannot say where; the layers' inputs can. None when no kernel could be compared.
+    """
+    checked: list[str] = []
+    for match in matches:
+        left, right = legacy_inputs.get(match.legacy.name), modern_inputs.get(match.modern.name)
+        if left is None or right is None or np.shape(left) != np.shape(right):
+            continue
+        difference = max_abs_diff(left, right)
+        if difference > tolerance:
+            name = match.legacy.name
+            details = {"first_input_differs": name, "max_abs_diff": difference, "inputs_agree": list(checked)}
+            if not checked:
+                return (f"the input of the first layer (the one with {name}) already differs (max |Δ| {difference:.6g}): "
+                        "the features reach the model differently — feature order (tf.compat.v1.feature_column."
+                        "input_layer concatenates the columns sorted by name), scaling, one-hot or embedding ids"), details
+            return (f"the layer with {checked[-1]} gets the same input on both sides, the layer with {name} does not "
+                    f"(max |Δ| {difference:.6g}): the layer with {checked[-1]}, or what follows it, computes something "
+                    "else (activation, normalisation, dropout at inference)"), details
+        checked.append(match.legacy.name)
+    if not checked:
+        return None
+    return (f"every layer with a kernel gets the same input ({len(checked)} checked): the difference is after the "
+            f"last one (the layer with {checked[-1]}): its activation or the output's transformation"), {
+                "first_input_differs": None, "inputs_agree": checked}
+
+
 def check_one_step(
     matches: Sequence[Match], legacy_loss: float | None, modern_loss: float | None,
     legacy_after: Mapping[str, Any], modern_after: Mapping[str, Any], relative_tolerance: float,

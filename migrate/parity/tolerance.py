@@ -64,6 +64,11 @@ EXACT_ADAM = ToleranceSchedule(
     "step 2 and training amplifies it to a few % by step 300. A real bug shows at once: Keras' default "
     "epsilon 1e-7 instead of TF1's 1e-8 already differs by ~1e-4 at step 2.",
 )
+UNNAMED_OPTIMIZER = ToleranceSchedule(
+    "exact", 0.0, 1.0, 0.0,
+    "the pair's params name no optimizer: held to bit-identity, which plain SGD and the TF1-exact twins of "
+    "modern/optimizers reach; Keras' own Momentum, Adam or RMSProp drift (pass --loss-tolerance REL to allow it).",
+)
 STATISTICAL = ToleranceSchedule(
     "statistical", float("inf"), 1.0, float("inf"),
     "Dropout masks and shuffling differ by construction: per-step losses are shown, accuracy decides.",

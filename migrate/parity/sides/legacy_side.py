@@ -91,6 +91,7 @@ def prepare(pair: Pair, params: dict, seed: int, workdir: Path) -> dict[str, Any
         if spec.train_op is None or spec.loss is None:
             raise PairError(f"{pair.origin}: model_fn in TRAIN mode returned no train_op or no loss.")
         trainable = tf.compat.v1.trainable_variables()
+        optimizer = tf1_optimizer_of(trainable, tf.compat.v1.global_variables())
         saver = tf.compat.v1.train.Saver(save_relative_paths=True)
         with tf.compat.v1.Session() as session:
             session.run([tf.compat.v1.global_variables_initializer(), tf.compat.v1.local_variables_initializer(),
@@ -112,6 +113,7 @@ def prepare(pair: Pair, params: dict, seed: int, workdir: Path) -> dict[str, Any
             "constant_init": {name: _constant_value(value) for name, value in values.items()},
             "first_batch": {"fingerprint": batch_fingerprint(first_batch), "structure": batch_structure(first_batch)},
             "forward": forward(pair, params, seed, config, first_batch[0], checkpoint),
+            "optimizer": optimizer,
             "versions": versions(),
         },
     }
@@ -137,8 +139,64 @@ def forward(pair: Pair, params: dict, seed: int, config, features, checkpoint: s
                          tf.compat.v1.tables_initializer()])
             tf.compat.v1.train.Saver(restorable).restore(session, checkpoint)
             feed = dict(zip(tf.nest.flatten(placeholders), tf.nest.flatten(features)))
-            outputs = session.run(spec.predictions, feed_dict=feed)
-    return {"outputs": outputs}
+            outputs, inputs = session.run((spec.predictions, layer_inputs(tf.compat.v1.trainable_variables())), feed_dict=feed)
+    return {"outputs": outputs, "layer_inputs": inputs}
+
+
+# ops that read a kernel (its other operand is the layer's input) and ops a read passes through on the way
+KERNEL_CONSUMERS = frozenset({"MatMul", "BatchMatMul", "BatchMatMulV2", "BatchMatMulV3", "Conv2D", "Conv3D",
+                              "DepthwiseConv2dNative", "Conv2DBackpropInput", "ResourceGather", "GatherV2"})
+READ_OPS = frozenset({"ReadVariableOp", "Identity", "Cast", "VarHandleOp", "VariableV2", "ExpandDims", "Reshape"})
+
+
+def layer_inputs(variables) -> dict[str, tf.Tensor]:
+    """TF1 variable name → the tensor its layer multiplies it with (a MatMul/conv's other operand, a gather's ids).
+
+    Kernels only (rank ≥ 2), outside loops (a `dynamic_rnn` body cannot be fetched). The parity
+    forward stage compares these with the Keras layers' inputs to say *where* outputs start to differ.
+    """
+    found = {}
+    for variable in variables:
+        if variable.shape.rank is None or variable.shape.rank < 2:
+            continue
+        frontier, seen = [variable.op], set()
+        while frontier and variable.op.name not in found:
+            op = frontier.pop(0)
+            for output in op.outputs:
+                for consumer in output.consumers():
+                    if consumer in seen:
+                        continue
+                    seen.add(consumer)
+                    if consumer.type in KERNEL_CONSUMERS and consumer._get_control_flow_context() is None:
+                        others = [tensor for tensor in consumer.inputs if tensor is not output]
+                        if consumer.type in ("ResourceGather", "GatherV2"):
+                            others = others[:1]
+                        if len(others) == 1 or consumer.type in ("ResourceGather", "GatherV2"):
+                            found[variable.op.name] = others[0]
+                            break
+                    elif consumer.type in READ_OPS:
+                        frontier.append(consumer)
+                if variable.op.name in found:
+                    break
+    return found
+
+
+TF1_SLOTS = {"Momentum": "MomentumOptimizer", "Adam": "AdamOptimizer", "Adagrad": "AdagradOptimizer",
+             "RMSProp": "RMSPropOptimizer", "Ftrl": "FtrlOptimizer", "Adadelta": "AdadeltaOptimizer",
+             "AdagradDA": "AdagradDAOptimizer", "ProximalAdagrad": "ProximalAdagradOptimizer"}
+"""A TF1 optimizer's slot suffix (`<variable>/Momentum`) → its class."""
+
+
+def tf1_optimizer_of(trainable, global_variables) -> str | None:
+    """The TF1 optimizer class the train graph uses, read from its slot variables; None without slots (SGD)."""
+    names = {variable.op.name for variable in trainable}
+    for variable in global_variables:
+        owner, _, slot = variable.op.name.rpartition("/")
+        if owner in names:
+            suffix = slot.rstrip("0123456789").rstrip("_") or slot
+            if suffix in TF1_SLOTS:
+                return TF1_SLOTS[suffix]
+    return None
 
 
 def checkpoint_name(variable) -> str:

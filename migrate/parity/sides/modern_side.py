@@ -156,6 +156,42 @@ class ModernSide:
         """Inference outputs, computed in a `tf.function` like `fit`/`predict` do (eager kernels can differ in the last bit)."""
         return to_numpy(tf.function(lambda inputs: self.model(inputs, training=False))(features))
 
+    def layer_inputs(self, features) -> dict[str, np.ndarray]:
+        """Keras weight path → its layer's input on `features`, for the kernels (rank ≥ 2) of a functional model.
+
+        Empty for a subclassed model (its layers have no symbolic input) or a layer called more than once.
+        """
+        owners = {}
+        for layer in self.model.layers:
+            for weight in layer.trainable_weights:
+                if len(weight.shape) >= 2:
+                    owners.setdefault(weight_path(weight), layer)
+        paths, tensors = [], []
+        for path, layer in owners.items():
+            try:
+                tensor = layer.input
+            except (AttributeError, ValueError, RuntimeError):
+                continue
+            if isinstance(tensor, (list, tuple, dict)):
+                continue
+            paths.append(path)
+            tensors.append(tensor)
+        if not tensors:
+            return {}
+        try:
+            probe = keras.Model(self.model.inputs, tensors)
+            values = tf.function(lambda inputs: probe(inputs, training=False))(features)
+        except (AttributeError, ValueError, TypeError):
+            return {}
+        values = values if isinstance(values, (list, tuple)) else [values]
+        return {path: np.asarray(value) for path, value in zip(paths, values)}
+
+    def optimizer_name(self) -> str:
+        """`module.Class` of the compiled optimizer (a TF1-exact twin lives in `modern.optimizers`)."""
+        optimizer = getattr(self.model, "optimizer", None)
+        kind = type(optimizer)
+        return f"{kind.__module__}.{kind.__qualname__}" if optimizer is not None else "none"
+
     def initial_constants(self) -> dict[str, float | None]:
         result = {}
         for variable in self.model.trainable_weights:

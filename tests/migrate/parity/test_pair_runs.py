@@ -51,7 +51,7 @@ def test_the_mapping_went_by_name(matching):
 
 
 BROKEN = {
-    "broken_activation": ("forward", "after one step the first variable that differs is hidden/kernel"),
+    "broken_activation": ("forward", "the layer with hidden/kernel gets the same input on both sides, the layer with logits/kernel does not"),
     "broken_bias_initializer": ("variables", "hidden/bias is initialised to the constant 0 in TF1 but hidden/bias to 1"),
     "broken_loss_reduction": ("one-step", "the loss of step 1 differs"),
     "broken_dropout": ("one-step", "first variable that differs after the update: hidden/kernel"),

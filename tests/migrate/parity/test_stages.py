@@ -12,6 +12,7 @@ from migrate.parity.stages import (
     check_forward,
     check_one_step,
     check_variables,
+    locate_forward_difference,
 )
 
 MATCHES = [
@@ -79,3 +80,36 @@ def test_batches_with_other_values_and_integer_widths():
     shuffled = (legacy[0][::-1].copy(), legacy[1])
     assert "hold different values" in batch_problem(batch_structure(legacy), shuffled, batch_fingerprint(legacy))
     assert batch_problem(batch_structure(legacy), shuffled, batch_fingerprint(legacy), values=False) is None
+
+
+LAYERS = [
+    Match(Weight("hidden/kernel", (3, 4)), Weight("hidden/kernel", (3, 4)), "name"),
+    Match(Weight("hidden/bias", (4,)), Weight("hidden/bias", (4,)), "name"),
+    Match(Weight("logits/kernel", (4, 1)), Weight("dense_1/kernel", (4, 1)), "creation order"),
+]
+FEATURES = np.arange(6, dtype=np.float32).reshape(2, 3)
+HIDDEN = np.ones((2, 4), np.float32)
+
+
+@pytest.mark.parametrize(
+    ("modern", "words", "first"),
+    [
+        pytest.param({"hidden/kernel": FEATURES[:, ::-1], "dense_1/kernel": HIDDEN},
+                     "the input of the first layer (the one with hidden/kernel) already differs", "hidden/kernel",
+                     id="features in another order: the first layer's input"),
+        pytest.param({"hidden/kernel": FEATURES, "dense_1/kernel": HIDDEN * 2},
+                     "the layer with hidden/kernel gets the same input on both sides, the layer with logits/kernel does not",
+                     "logits/kernel", id="another activation: between two layers"),
+        pytest.param({"hidden/kernel": FEATURES, "dense_1/kernel": HIDDEN},
+                     "every layer with a kernel gets the same input (2 checked): the difference is after the last one",
+                     None, id="an output transformation: after the last layer"),
+    ],
+)
+def test_a_failed_forward_pass_is_located_by_the_layers_inputs(modern, words, first):
+    message, details = locate_forward_difference(LAYERS, {"hidden/kernel": FEATURES, "logits/kernel": HIDDEN}, modern, 0.0)
+    assert words in message and details["first_input_differs"] == first
+
+
+def test_no_comparable_layer_input_locates_nothing():
+    assert locate_forward_difference(LAYERS, {"hidden/kernel": FEATURES}, {}, 0.0) is None
+    assert locate_forward_difference(LAYERS, {"hidden/kernel": FEATURES}, {"hidden/kernel": FEATURES.T}, 0.0) is None

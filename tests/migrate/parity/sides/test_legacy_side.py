@@ -1,0 +1,42 @@
+"""What the legacy side reads off a TF1 graph for the stages' messages: the optimizer and each kernel's layer input."""
+from __future__ import annotations
+
+import pytest
+
+tf = pytest.importorskip("tensorflow")
+
+from migrate.parity.sides.legacy_side import layer_inputs, tf1_optimizer_of  # noqa: E402
+
+pytestmark = pytest.mark.estimator
+
+
+def _graph(optimizer):
+    graph = tf.Graph()
+    with graph.as_default():
+        features = tf.compat.v1.placeholder(tf.float32, (None, 3), name="features")
+        hidden = tf.compat.v1.layers.dense(features, 4, activation=tf.nn.relu, name="hidden")
+        logits = tf.compat.v1.layers.dense(hidden, 1, name="logits")
+        loss = tf.reduce_mean(logits)
+        optimizer.minimize(loss)
+        return graph, features, hidden
+
+
+@pytest.mark.parametrize(
+    ("make", "expected"),
+    [
+        pytest.param(lambda: tf.compat.v1.train.MomentumOptimizer(0.1, 0.9), "MomentumOptimizer", id="momentum slots"),
+        pytest.param(lambda: tf.compat.v1.train.AdamOptimizer(1e-3), "AdamOptimizer", id="Adam, Adam_1 slots"),
+        pytest.param(lambda: tf.compat.v1.train.GradientDescentOptimizer(0.1), None, id="SGD has no slots"),
+    ],
+)
+def test_the_tf1_optimizer_is_read_from_its_slots(make, expected):
+    graph, _, _ = _graph(make())
+    with graph.as_default():
+        assert tf1_optimizer_of(tf.compat.v1.trainable_variables(), tf.compat.v1.global_variables()) == expected
+
+
+def test_each_kernel_maps_to_the_tensor_its_layer_multiplies_it_with():
+    graph, features, hidden = _graph(tf.compat.v1.train.GradientDescentOptimizer(0.1))
+    with graph.as_default():
+        found = layer_inputs(tf.compat.v1.trainable_variables())
+    assert found == {"hidden/kernel": features, "logits/kernel": hidden}
