@@ -15,14 +15,14 @@ from __future__ import annotations
 import ast
 import gc
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from migrate.report.aliases import AliasTable, Binding, absolute_module, build_alias_table, dotted_parts
 from migrate.report.api_tree import is_module
-from migrate.report.classes import COMPOUND_STATEMENTS, PROTOCOL_METHODS, iter_classes
+from migrate.report.classes import COMPOUND_STATEMENTS, PROTOCOL_METHODS
 from migrate.report.context import FileContext, MethodBody, Reference
 from migrate.report.model import ClassInfo, FileResult, Finding, MethodInfo
 from migrate.report.names import canonical, is_tensorflow
@@ -129,11 +129,12 @@ def analyse_tree(
 ) -> None:
     """`wrappers`: qualified names of other files' functions that return a TensorFlow module
     (`pkg.helpers.slim` → `tensorflow.contrib.slim`), known on the second pass only."""
-    imports, assignments, has_classes, scopes, rebindings = _statements(tree.body)
-    aliases = build_alias_table(imports, assignments, (), package, scopes, rebindings)
+    statements = _statements(tree.body)
+    imports, assignments = statements.imports, statements.assignments
+    aliases = build_alias_table(imports, assignments, (), package, statements.scopes, statements.rebindings)
     context = FileContext(tree, aliases, assignments, hook_map)
     result.exports = dict(aliases.bindings)
-    result.wrappers = _wrapper_functions(tree, aliases)
+    result.wrappers = _wrapper_functions(tree, aliases, statements.returns)
     known_wrappers = {**(wrappers or {}), **{f"{result.module}.{name}": target for name, target in result.wrappers.items()}}
     roots = aliases.roots()
     local_classes = frozenset(node.name for node in tree.body if type(node) is ast.ClassDef)
@@ -171,11 +172,11 @@ def analyse_tree(
                     cell, line = locate(found.lineno)
                     result.findings.append(Finding(result.path, cell, line, found.col_offset, rule.code, message))
         _fold_uses(result, flagged, produced, uses)
-    if has_classes:
-        result.classes = _class_infos(tree, context, result.module, locate, result.path)
+    if statements.classes:
+        result.classes = _class_infos(statements.classes, context, result.module, locate, result.path)
     if MENTION.search(text):
         classes: dict[str, str] = {}
-        for node, qualname in iter_classes(tree.body):
+        for node, qualname in statements.classes:
             classes.setdefault(node.name, qualname)
         mentions = frozenset(text.count("\n", 0, match.start()) + 1 for match in MENTION.finditer(text))
         result.hook_passes = hook_passes(tree, lambda node: _qualified_class(node, aliases, result.module, classes), mentions)
@@ -208,21 +209,31 @@ def _fold_uses(result: FileResult, flagged: dict[int, list[int]], produced: dict
         result.findings[:] = [finding for index, finding in enumerate(result.findings) if index not in dropped]
 
 
-def _statements(body: list[ast.stmt]):
-    """Imports and assignments at any depth (they are statements: no expression walk needed),
-    whether there are classes, the scope of each (id → (first line, last line) of the enclosing
-    function or class), and the other bindings that may shadow an alias (defs, classes, parameters)."""
-    imports: list[ast.Import | ast.ImportFrom] = []
-    assignments: list[ast.Assign | ast.AnnAssign] = []
-    scopes: dict[int, tuple[int, int] | None] = {}
-    rebindings: list[tuple[str, int, int, tuple[int, int] | None]] = []
-    has_classes = False
-    pending: list[tuple[list, tuple[int, int] | None]] = [(body, None)]
-    Import, ImportFrom, Assign, AnnAssign = ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign
-    ClassDef, FunctionDef, AsyncFunctionDef = ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef
+class _Statements(NamedTuple):
+    """What the statement pre-pass finds (no expression walk: all of it is statements)."""
+
+    imports: list[ast.Import | ast.ImportFrom]
+    assignments: list[ast.Assign | ast.AnnAssign]
+    classes: list[tuple[ast.ClassDef, str]]
+    """(class, qualname) of every class, nested and local ones too, in source order (as `iter_classes`)."""
+    scopes: dict[int, tuple[int, int] | None]
+    """id(import or assignment) → (first line, last line) of the enclosing function or class."""
+    rebindings: list[tuple[str | ast.FunctionDef | ast.AsyncFunctionDef, int, int, tuple[int, int] | None]]
+    """Other bindings that may shadow an alias: defs, classes, and (a function node) its parameters."""
+    returns: dict[tuple[int, int], list[ast.Return]]
+    """Scope → its `return name.chain` statements (the wrapper-function candidates), in no particular order."""
+
+
+def _statements(body: list[ast.stmt]) -> _Statements:
+    """Imports, assignments, classes and `return chain` statements at any depth, with their scopes."""
+    found = _Statements([], [], [], {}, [], {})
+    imports, assignments, classes, scopes, rebindings, returns = found
+    pending: list[tuple[list, tuple[int, int] | None, str]] = [(body, None, "")]
+    Import, ImportFrom, Assign, AnnAssign, Return = ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.Return
+    ClassDef, FunctionDef, AsyncFunctionDef, Name, Attribute = ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef, ast.Name, ast.Attribute
     nested_bodies = _NESTED_BODIES
     while pending:
-        statements, scope = pending.pop()
+        statements, scope, prefix = pending.pop()
         for statement in statements:
             kind = type(statement)
             if kind is Import or kind is ImportFrom:
@@ -233,24 +244,32 @@ def _statements(body: list[ast.stmt]):
                 assignments.append(statement)
                 if scope is not None:
                     scopes[id(statement)] = scope
+            elif kind is Return:
+                value = statement.value
+                if scope is not None and (type(value) is Name or type(value) is Attribute):
+                    returns.setdefault(scope, []).append(statement)
             elif kind is ClassDef or kind is FunctionDef or kind is AsyncFunctionDef:
                 inner = (statement.lineno, statement.end_lineno or statement.lineno)
                 rebindings.append((statement.name, inner[1], statement.end_col_offset or 0, scope))
                 if kind is ClassDef:
-                    has_classes = True
+                    qualname = f"{prefix}{statement.name}"
+                    classes.append((statement, qualname))
+                    pending.append((statement.body, inner, f"{qualname}."))
                 else:
                     rebindings.append((statement, statement.lineno, statement.col_offset, inner))  # its parameters
-                pending.append((statement.body, inner))
+                    pending.append((statement.body, inner, f"{prefix}{statement.name}.<locals>."))
             else:
                 fields = nested_bodies.get(kind)
                 if fields is not None:
                     for field in fields:
                         value = getattr(statement, field)
                         if field in _CLAUSE_LISTS:
-                            pending.extend((clause.body, scope) for clause in value)
+                            pending.extend((clause.body, scope, prefix) for clause in value)
                         elif value:
-                            pending.append((value, scope))
-    return imports, assignments, has_classes, scopes, rebindings
+                            pending.append((value, scope, prefix))
+    if len(classes) > 1:
+        classes.sort(key=lambda item: (item[0].lineno, item[0].col_offset))
+    return found
 
 
 def _collect(tree: ast.Module, roots: frozenset[str], class_roots: frozenset[str] = frozenset()):
@@ -415,14 +434,24 @@ def _references(chains: list[tuple[ast.AST, ast.Call | None]], aliases: AliasTab
     return references, uses
 
 
-def _wrapper_functions(tree: ast.Module, aliases: AliasTable) -> dict[str, str]:
+def _wrapper_functions(
+    tree: ast.Module, aliases: AliasTable, returns: Mapping[tuple[int, int], list[ast.Return]]
+) -> dict[str, str]:
     """Top-level functions that return a TensorFlow module (`def slim(): from tensorflow.contrib
-    import slim; return slim`): name → the module's qualified name."""
+    import slim; return slim`): name → the module's qualified name.
+
+    Any `return` of the function counts, nested functions and classes excluded
+    (`returns`, from the statement pre-pass): a wrapper may return the TF1
+    module on one path only (tensor2tensor's `def opt(): if not is_tf2: from
+    tensorflow.contrib import opt; return opt` then `return DummyModule(...)`),
+    and that path is the one the TF1 code runs. The first one in source order wins.
+    """
     wrappers = {}
     for node in tree.body:
         if type(node) is not ast.FunctionDef or not node.body:
             continue
-        for returned in _returns(node.body):
+        candidates = returns.get((node.lineno, node.end_lineno or node.lineno), ())
+        for returned in sorted(candidates, key=_position) if len(candidates) > 1 else candidates:
             parts = dotted_parts(returned.value)
             if parts is None:
                 continue
@@ -435,25 +464,8 @@ def _wrapper_functions(tree: ast.Module, aliases: AliasTable) -> dict[str, str]:
     return wrappers
 
 
-def _returns(body: list[ast.stmt]) -> Iterator[ast.Return]:
-    """The `return value` statements of a function body, nested functions and classes excluded.
-
-    A wrapper may return the TF1 module on one path only (tensor2tensor's
-    `def opt(): if not is_tf2: from tensorflow.contrib import opt; return opt` then
-    `return DummyModule(...)`): that path is the one the TF1 code runs.
-    """
-    pending = list(reversed(body))
-    while pending:
-        statement = pending.pop()
-        kind = type(statement)
-        if kind is ast.Return:
-            if statement.value is not None:
-                yield statement
-        elif kind not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-            for field in ("body", "orelse", "finalbody", "handlers"):
-                pending.extend(reversed(getattr(statement, field, None) or []))
-            for case in getattr(statement, "cases", None) or []:
-                pending.extend(reversed(case.body))
+def _position(node: ast.AST) -> tuple[int, int]:
+    return node.lineno, node.col_offset
 
 
 def _wrapper_references(on_calls: list, aliases: AliasTable, result: FileResult, wrappers: Mapping[str, str]) -> list:
@@ -551,8 +563,9 @@ def _resolve(qualified: str) -> tuple[str, tuple] | None:
     return (name, checks) if checks else None
 
 
-def _class_infos(tree: ast.Module, context: FileContext, module: str, locate: Locator, path: str) -> list[ClassInfo]:
-    found = list(iter_classes(tree.body))
+def _class_infos(
+    found: list[tuple[ast.ClassDef, str]], context: FileContext, module: str, locate: Locator, path: str
+) -> list[ClassInfo]:
     local = {}
     for node, qualname in found:
         local.setdefault(node.name, qualname)

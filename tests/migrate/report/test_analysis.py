@@ -1,7 +1,13 @@
-"""The per-file pass: suppression comments, words in comments/strings, store contexts."""
+"""The per-file pass: suppression comments, words in comments/strings, store contexts, the statement pre-pass."""
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
+
+from migrate.report.analysis import _statements
+from migrate.report.classes import iter_classes
 
 
 @pytest.mark.parametrize(
@@ -44,3 +50,53 @@ def test_assignment_targets_are_not_uses(findings) -> None:
 def test_files_without_tensorflow_run_no_rules(findings) -> None:
     source = "def model_fn(features, labels, mode):\n    sess.run(x, feed_dict={})\n    it = ds.make_one_shot_iterator()\n"
     assert findings(source, "TFM") == []
+
+
+NESTED_CLASSES = '''
+class Outer:
+    class Inner:
+        def method(self):
+            class Local: pass
+if flag:
+    class Conditional: pass
+else:
+    try:
+        pass
+    except ImportError:
+        class InHandler: pass
+def factory():
+    while True:
+        with ctx:
+            class Made: pass
+    match x:
+        case 1:
+            class InCase: pass
+class Outer: pass
+'''
+
+
+def test_the_statement_pre_pass_finds_the_classes_iter_classes_finds() -> None:
+    sources = [NESTED_CLASSES, *(path.read_text() for path in sorted(Path(__file__).parent.glob("sample/**/*.py")))]
+    for source in sources:
+        tree = ast.parse(source)
+        assert _statements(tree.body).classes == list(iter_classes(tree.body))
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        pytest.param(
+            "def opt():\n    if not is_tf2:\n        from tensorflow.contrib import opt\n        return opt\n"
+            "    return DummyModule()\nopt().LazyAdamOptimizer()\n",
+            ["TFM501"], id="the module returned on one path",
+        ),
+        pytest.param(
+            "def opt():\n    def inner():\n        from tensorflow.contrib import opt\n        return opt\n"
+            "    return inner\nopt().LazyAdamOptimizer()\n",
+            [], id="a nested function's return is not the wrapper's",
+        ),
+    ],
+)
+def test_wrapper_returns(source: str, found: list[str], write, run_scan) -> None:
+    report = run_scan(write("wrappers.py", source))
+    assert [finding.code for finding in report.findings if finding.line == source.count("\n")] == found
