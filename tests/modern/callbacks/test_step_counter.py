@@ -6,6 +6,7 @@ import glob
 import pytest
 from tensorflow import keras
 
+from modern.callbacks import checkpoint_saver, step_counter, summary_saver
 from modern.callbacks.step_counter import StepCounter
 from modern.training import fit_steps
 
@@ -35,3 +36,11 @@ def test_exactly_one_schedule():
     with pytest.raises(ValueError, match="exactly one of every_n_steps and every_n_secs"):
         StepCounter(every_n_secs=1.0)
     assert StepCounter(every_n_steps=None, every_n_secs=1.0).every_n_secs == 1.0
+
+
+@pytest.mark.parametrize("module", [checkpoint_saver, step_counter, summary_saver], ids=lambda module: module.__name__)
+def test_the_step_comes_from_the_logs_when_the_train_step_reports_it(module, model):
+    model.optimizer.iterations.assign(3)
+    assert module.global_step(model, {"global_step": 7.0, "loss": 0.5}) == 7
+    assert module.global_step(model, {"loss": 0.5}) == 3
+    assert module.global_step(model) == 3
