@@ -169,7 +169,8 @@ def make_hooks():
 
         def __init__(self, index: int, workers: int, losses: dict[int, float], progress: Path | None) -> None:
             self.index, self.workers, self.losses, self.progress = index, workers, losses, progress
-            self.step = 0
+            self.step = self.start = 0
+            self.session_ready: float | None = None
 
         def begin(self) -> None:
             self._finished = tf.compat.v1.get_variable(
@@ -182,7 +183,7 @@ def make_hooks():
 
         def after_create_session(self, session, coord) -> None:
             self.step = int(session.run(self._global_step))
-            self.start = self.step
+            self.start, self.session_ready = self.step, time.monotonic()
             session.run(self._mark, {self._finished_step: self.step})
 
         def before_run(self, run_context):
@@ -339,8 +340,9 @@ def run_task(args: argparse.Namespace, task_type: str, index: int, cluster: dict
     logging.getLogger("tensorflow").addHandler(recorder)
     began = time.monotonic()
     tf.estimator.train_and_evaluate(estimator, train_spec, eval_spec)
-    seconds = time.monotonic() - began
+    ended = time.monotonic()
     logging.getLogger("tensorflow").removeHandler(recorder)
+    ready = barrier.session_ready or began  # trainers: from the session's creation; the evaluator: all of it
     if task_type == "ps":
         return None
     if task_type == "chief":
@@ -353,11 +355,11 @@ def run_task(args: argparse.Namespace, task_type: str, index: int, cluster: dict
     trace: dict[str, Any] = {
         "side": "legacy", "engine": "Estimator train_and_evaluate + SyncReplicasOptimizer",
         "role": "worker" if task_type == "worker" else task_type, "task": f"{task_type}:{index}", "pid": os.getpid(),
-        "workers": workers, "start_step": getattr(barrier, "start", 0), "final_step": barrier.step,
+        "workers": workers, "start_step": barrier.start, "final_step": barrier.step,
         "losses": {str(k): v for k, v in sorted(losses.items())},
         "loss_kind": "this worker's loss on its slice of the global batch",
         "actions": sorted(actions, key=lambda a: (a["step"], a["hook"])),
-        "seconds": seconds, "startup_seconds": 0.0,
+        "seconds": ended - ready, "startup_seconds": ready - began,
         "versions": {"tensorflow": tf.__version__},
     }
     if task_type == "evaluator":

@@ -95,6 +95,7 @@ def evaluate_checkpoints(args: argparse.Namespace) -> dict[str, Any]:
     from modern.callbacks.checkpoint_saver import make_checkpoint
     from modern.distributed.model import build_distributed_model
 
+    started = time.monotonic()
     data = np.load(args.data)
     dataset = tf.data.Dataset.from_tensor_slices((data["x_test"], data["y_test"])).batch(args.eval_batch_size)
     model = build_distributed_model({"optimizer": "sgd", "dropout_rate": 0.0}, seed=args.seed)
@@ -140,7 +141,7 @@ def evaluate_checkpoints(args: argparse.Namespace) -> dict[str, Any]:
         "task": "evaluator:0", "pid": os.getpid(), "start_step": 0, "final_step": evaluations[-1]["step"],
         "losses": {}, "evaluations": evaluations,
         "actions": sorted(actions, key=lambda a: (a["step"], a["callback"])),
-        "seconds": time.monotonic() - began, "startup_seconds": 0.0,
+        "seconds": time.monotonic() - began, "startup_seconds": began - started,
         "versions": {"tensorflow": tf.__version__, "keras": keras.__version__},
     }
 
