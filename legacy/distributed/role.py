@@ -250,10 +250,10 @@ def run_worker(args: argparse.Namespace, index: int, cluster: dict[str, list[str
             Summaries(save_steps=args.log_step_count_steps, output_dir=str(args.model_dir), scaffold=scaffold),
             StepCounter(every_n_steps=args.log_step_count_steps, output_dir=str(args.model_dir)),
         ]
-        hooks = [
+        hooks = ([optimizer.make_session_run_hook(is_chief, num_tokens=0)] if synchronous else []) + [
             Logging({"step": global_step, "loss": loss}, every_n_iter=args.log_step_count_steps),
             tf.compat.v1.train.StopAtStepHook(last_step=args.steps),
-        ] + ([optimizer.make_session_run_hook(is_chief, num_tokens=0)] if synchronous else [])
+        ]
         if not is_chief:
             _wait_for_chief(server.target, config, uninitialized)
         began = time.monotonic()

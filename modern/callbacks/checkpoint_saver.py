@@ -40,7 +40,10 @@ collective), so the chief (`strategy.extended.should_checkpoint`) writes to
 once, as Keras' own callbacks do; listeners run on the chief only, and a stop
 one requests there is not seen by the other workers (decide stops from the
 global step, which every worker shares). Under `ParameterServerStrategy`
-callbacks run on the coordinator only, which saves.
+callbacks run on the coordinator only, which saves (`should_checkpoint` is
+true there): the `modern.distributed.ps` loop calls them at each join, when
+every step scheduled so far has been applied on the ps, so a checkpoint
+holds exactly the step it is named after.
 """
 from __future__ import annotations
 

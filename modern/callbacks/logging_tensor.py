@@ -32,6 +32,9 @@ Distributed: a TF1 `LoggingTensorHook` ran on every worker it was given to
 (the Estimator's own loss logger did), so a cluster logged each line once per
 worker; this callback logs on the chief only
 (`strategy.extended.should_save_summary`), once per step for the cluster.
+Under `ParameterServerStrategy` it runs on the coordinator only (the
+`modern.distributed.ps` loop calls it at each join), which logs; TF1's
+non-chief workers' lines have no twin.
 
 Example::
 

@@ -16,7 +16,10 @@ measurement (or once `every_n_secs` have passed), it computes
 
 Distributed: TF1 added `StepCounterHook` on the chief only; this callback
 measures, logs and writes on the chief (`strategy.extended.should_save_summary`)
-and does nothing on the other workers (their logs get no rate).
+and does nothing on the other workers (their logs get no rate). Under
+`ParameterServerStrategy` callbacks run on the coordinator only (the
+`modern.distributed.ps` loop calls them at each join), which measures the
+cluster's rate: `should_save_summary` is true there.
 
 Differences: the rate is also put into that batch's ``logs["global_step/sec"]``
 for callbacks after this one; `rates` keeps ``(step, rate)`` pairs.

@@ -16,7 +16,10 @@ passed); values are written at the global step after the update.
 Distributed: TF1 added `SummarySaverHook` on the chief only; Keras runs
 every callback on every worker, so this one writes on the chief
 (`strategy.extended.should_save_summary`) and does nothing on the other
-workers: one set of event files, as in TF1.
+workers: one set of event files, as in TF1. Under `ParameterServerStrategy`
+callbacks run on the coordinator only (the `modern.distributed.ps` loop calls
+them at each join, with each step's own loss), which writes: the workers run
+no callback.
 
 Differences: the values are the train step's logs (all numeric keys, or
 `keys`), not a merged graph summary op. ``step_loss`` is what a TF1

@@ -5,9 +5,8 @@ runs — not even two runs of the same side — train on the same sequence of
 weights; losses are plotted, never compared step by step. What must hold:
 
 * accuracy — both sides' test accuracy within `ACCURACY_BAND` of each
-  other. The band comes from the spread measured over seeds (see
-  `ACCURACY_BAND`'s comment and the README); a real slip (a wrong learning
-  rate, a loss summed instead of averaged) moves accuracy by far more;
+  other, a band chosen from the spread measured over seeds (see
+  `ACCURACY_BAND` and the README);
 * roles — which hooks acted on which TF1 role vs which callbacks on which
   TF2 process, as names (the steps of TF1's chief-only hooks depend on when
   the chief sees the shared global step, so they are listed, not compared):
@@ -22,12 +21,14 @@ from __future__ import annotations
 
 import numpy as np
 
-ACCURACY_BAND = 0.02
-"""Max |test accuracy legacy − modern|. Measured over 4 seeds of the default run (200 updates, 2 workers, SGD
-0.05, 64 examples per worker per update, all of MNIST, TF 2.15): accuracy ranged over 90.45–93.53% (legacy) and
-90.58–92.95% (modern), mostly from the seed's initial weights, which both sides share; the two sides of one seed
-were 0.13–0.88 points apart. The band is about twice the largest gap seen (README, "Asynchronous parameter-server
-training")."""
+ACCURACY_BAND = 0.04
+"""Max |test accuracy legacy − modern|, measured (TF 2.15, 2 workers, SGD 0.05, 64 examples per worker per update,
+all of MNIST; README "Asynchronous parameter-server training"): over 8 seeds of 200 updates the accuracies ranged
+over 89.8–93.5% (legacy) and 86.6–93.0% (modern), the two sides of a seed 0.1–3.2 points apart (RMS 1.2); over
+8 seeds of 600 updates 93.3–96.7% and 94.7–96.9%, 0.1–2.8 points apart (RMS 1.4). Training longer does not
+narrow the gap: it is the noise of SGD's last iterate and of the update order. 4 points is about three times
+the RMS gap and above the largest gap seen in 16 runs; a band this wide catches gross slips (divergence, a
+wrong loss scale, a broken update), not subtle ones — the synchronous comparison, exact step by step, does."""
 
 EXPECTED_DIFFERENCES: dict[str, list[str]] = {
     "chief": [
@@ -83,6 +84,7 @@ def _reached(side: dict, steps: int) -> dict:
     chief = (side["traces"] or {}).get(0) or {}
     checkpoints = side["files"]["checkpoint_steps"]
     return {"final_step": chief.get("final_step"), "last_checkpoint": max(checkpoints, default=None),
+            "extra_updates": chief.get("extra_updates"),
             "ok": (chief.get("final_step") or 0) >= steps and max(checkpoints, default=-1) >= steps}
 
 

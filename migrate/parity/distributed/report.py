@@ -144,7 +144,9 @@ def _async_loss_lines(result: dict) -> list[str]:
                      f"{', '.join(names['modern']) or 'none'}: {'same' if role['ok'] else 'DIFFERENT'} ({role['task']})")
     for name, reached in result["target"].items():
         if name != "ok":
-            lines.append(f"{name}: final step {reached['final_step']}, last checkpoint {reached['last_checkpoint']}")
+            lines.append(f"{name}: final step {reached['final_step']}, last checkpoint {reached['last_checkpoint']}"
+                         + (f", {reached['extra_updates']} update(s) applied twice by a retried step"
+                            if reached.get("extra_updates") else ""))
     return lines
 
 
@@ -172,8 +174,10 @@ def _async_loss_section(result: dict, plot_name: str | None) -> list[str]:
            f"{metrics.get('max_accuracy_gap', float('nan')) * 100:g}.", ""]
     if plot_name:
         out += [f"![losses]({plot_name})", ""]
-    out += ["| side | final step | last checkpoint | reached the target |", "|---|---|---|---|"]
-    out += [f"| {name} | {reached['final_step']} | {reached['last_checkpoint']} | {_yes(reached['ok'])} |"
+    out += ["| side | final step | last checkpoint | reached the target | updates applied twice (retried steps) |",
+            "|---|---|---|---|---|"]
+    out += [f"| {name} | {reached['final_step']} | {reached['last_checkpoint']} | {_yes(reached['ok'])} | "
+            f"{reached.get('extra_updates') if reached.get('extra_updates') is not None else 'n/a'} |"
             for name, reached in result["target"].items() if name != "ok"]
     return out
 

@@ -199,7 +199,10 @@ def coordinate(args: argparse.Namespace, cluster: dict[str, list[str]]) -> dict[
     return {
         "side": "modern", "engine": "ParameterServerStrategy + ClusterCoordinator loop", "replication": "async",
         "role": "chief", "task": "chief:0", "pid": os.getpid(), "workers": workers,
-        "start_step": start, "final_step": final, "losses": {str(k): v for k, v in sorted(losses.items())},
+        "start_step": start, "final_step": final, "scheduled_steps": len(losses),
+        # a closure retried after its worker died may have applied its update already: counted twice
+        "extra_updates": final - start - len(losses),
+        "losses": {str(k): v for k, v in sorted(losses.items())},
         "loss_kind": "the loss of the i-th scheduled batch (whichever worker ran it, on the weights it read)",
         "actions": sorted(actions, key=lambda a: (a["step"], a["callback"])),
         "seconds": seconds, "startup_seconds": trained_from - began,

@@ -1,6 +1,7 @@
 """The launcher without TensorFlow: ports, faults, failures, timeouts, clean-up."""
 from __future__ import annotations
 
+import json
 import socket
 import sys
 import time
@@ -112,3 +113,28 @@ def test_an_evaluator_outside_the_cluster_spec_that_fails_is_named_and_the_clust
             cluster.wait()
         processes = list(cluster.processes.values())
     assert all(process.poll() is not None for process in processes)
+
+
+def test_restart_killed_starts_the_killed_task_again_alone_and_waits_for_the_cluster(tmp_path):
+    progress = tmp_path / "progress.jsonl"
+    # a first run writes steps until killed; the restarted run (same TF_CONFIG) sees the file and exits 0
+    writer = Role("worker", 1, ("-c", f"""
+import json, os, sys, time
+path = {str(progress)!r}
+if os.path.exists(path) and open(path).read().count("restarted") == 0 and os.path.getsize(path) > 0:
+    open(path, "a").write(json.dumps({{"step": 0, "loss": 0.0, "restarted": os.environ["TF_CONFIG"]}}) + "\\n")
+    sys.exit(0)
+with open(path, "a") as handle:
+    for step in range(1, 1000):
+        handle.write(json.dumps({{"step": step, "loss": 1.0}}) + "\\n"); handle.flush(); time.sleep(0.02)
+"""), progress=progress)
+    chief = Role("worker", 0, ("-c", "import time; time.sleep(1.5)"))
+    with make_cluster(tmp_path, [chief, writer]) as cluster:
+        cluster.start()
+        first_pid = cluster.processes[writer].pid
+        outcome = cluster.wait(Fault("worker", 1, 5), restart_killed=True)
+    assert outcome.status == "done" and outcome.restarted and outcome.killed == Fault("worker", 1, 5)
+    assert outcome.killed_pid == first_pid != outcome.pids["worker:1"]
+    assert 5 <= outcome.killed_at_step and outcome.killed_at_time is not None
+    restarted = json.loads(json.loads(progress.read_text().splitlines()[-1])["restarted"])
+    assert restarted["task"] == {"type": "worker", "index": 1} and restarted["cluster"] == cluster.spec
