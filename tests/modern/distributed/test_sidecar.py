@@ -43,3 +43,32 @@ def test_no_checkpoint_within_the_timeout_exits_2_with_what_to_check(monkeypatch
     error = capsys.readouterr().err
     assert "modern.distributed.sidecar (evaluator 0): error: no new checkpoint arrived in" in error
     assert "within 0.5 s (none arrived; training ends at step 4)" in error and not (tmp_path / "t.json").exists()
+
+
+def test_the_sidecar_evaluates_checkpoint_saver_checkpoints_and_writes_eval_summaries(monkeypatch, tmp_path, mnist):
+    """One process trains 4 steps with `CheckpointSaver` (every 2); the sidecar then evaluates the newest checkpoint."""
+    import tensorflow as tf
+
+    from modern.callbacks.checkpoint_saver import CheckpointSaver
+    from modern.distributed.model import build_distributed_model
+    from modern.distributed.sidecar import summary_steps
+
+    model_dir, data = tmp_path / "model", tmp_path / "data.npz"
+    np.savez(data, x_test=mnist.x_test[:50], y_test=mnist.y_test[:50])
+    model = build_distributed_model({"optimizer": "sgd", "learning_rate": 0.05, "dropout_rate": 0.0}, seed=1)
+    train = tf.data.Dataset.from_tensor_slices((mnist.x_train[:128], mnist.y_train[:128])).batch(32)
+    saver = CheckpointSaver(model_dir, save_steps=2, max_to_keep=None)
+    model.fit(train, epochs=1, steps_per_epoch=4, verbose=0, callbacks=[saver])
+    expected = model.evaluate(tf.data.Dataset.from_tensor_slices((mnist.x_test[:50], mnist.y_test[:50])).batch(25),
+                              verbose=0, return_dict=True)
+    monkeypatch.setenv("TF_CONFIG", tf_config({"worker": WORKERS})["TF_CONFIG"])
+    trace_path = tmp_path / "trace.json"
+    assert main(["--model-dir", str(model_dir), "--data", str(data), "--steps", "4", "--eval-batch-size", "25",
+                 "--trace", str(trace_path), "--eval-timeout", "5", "--poll-secs", "0.1", "--seed", "1"]) == 0
+    trace = json.loads(trace_path.read_text())
+    (evaluation,) = trace["evaluations"]  # the newest checkpoint when it looked: the last step's
+    assert saver.saved_steps == [0, 2, 4] and evaluation["step"] == 4 and evaluation["checkpoint"] == "model.ckpt-4"
+    assert evaluation["accuracy"] == pytest.approx(expected["accuracy"], abs=1e-7)
+    assert evaluation["loss"] == pytest.approx(expected["loss"], rel=1e-6)
+    assert summary_steps(model_dir / "eval", "accuracy") == summary_steps(model_dir / "eval", "loss") == [4]
+    assert trace["actions"] == [{"callback": "EvalSummary", "step": 4}, {"callback": "Evaluation", "step": 4}]
