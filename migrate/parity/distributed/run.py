@@ -269,7 +269,7 @@ def run_side(side: str, config: DistributedConfig, data_path: Path, root: Path, 
     python = config.pythons.get(side, sys.executable)
     env = {**ROLE_ENV, "PYTHONPATH": str(REPO_ROOT)}
     attempts, attempt_losses, writer_pids = [], [], {}
-    counts = spec_of.role_counts(config.workers)
+    counts = {task_type: count for task_type, count in spec_of.role_counts(config.workers).items() if count}
     trainers = spec_of.trainer_tasks(counts)
     restart_task = spec_of.restart == "task"
     training_counts = {task_type: count for task_type, count in counts.items() if task_type != EVALUATOR}
