@@ -383,6 +383,12 @@ def _run_both(config: DistributedConfig, data_path: Path, workdir: Path, initial
             time.sleep(0.1)
         if initial_weights.exists():
             results["modern"] = run_side("modern", config, data_path, workdir, initial_weights, progress, cancel)
+    except ClusterError:
+        cancel.set()
+        thread.join()
+        if errors:  # the legacy failure stopped the modern side: name the task that failed, not the stop
+            raise errors[0] from None
+        raise
     except BaseException:
         cancel.set()
         raise
@@ -391,7 +397,7 @@ def _run_both(config: DistributedConfig, data_path: Path, workdir: Path, initial
     if errors:
         raise errors[0]
     if "modern" not in results:
-        raise ClusterError(f"legacy worker 0 (the chief) finished without writing the step-0 weights "
+        raise ClusterError(f"legacy {side_spec('legacy', config).chief_task} (the chief) finished without writing the step-0 weights "
                            f"({initial_weights}) the modern side starts from; see its log in {workdir / 'legacy' / 'logs'}.")
     return {"legacy": results["legacy"], "modern": results["modern"]}
 

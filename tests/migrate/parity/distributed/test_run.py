@@ -102,3 +102,23 @@ def test_outputs_hold_the_role_and_loss_comparison(faulted_run, tmp_path):
     report = (tmp_path / REPORT_MD).read_text()
     assert "## Events per role" in report and "### chief (worker:0): same" in report
     assert "SIGKILL worker:1" in report
+
+
+def test_a_legacy_failure_is_reported_not_the_stop_it_caused_on_the_modern_side(monkeypatch, tmp_path):
+    import time
+
+    from migrate.parity.distributed import run as run_module
+    from migrate.parity.distributed.cluster import ClusterError
+    from migrate.parity.distributed.run import DistributedConfig
+
+    def fake_run_side(side, config, data_path, workdir, initial_weights, progress, cancel=None):
+        if side == "legacy":
+            initial_weights.write_bytes(b"")  # the modern side starts
+            time.sleep(0.2)
+            raise ClusterError("legacy worker 0 (127.0.0.1:1) was killed by signal 9; every other process was stopped.")
+        cancel.wait(5)
+        raise ClusterError("modern: stopped because the other side failed or was interrupted.")
+
+    monkeypatch.setattr(run_module, "run_side", fake_run_side)
+    with pytest.raises(ClusterError, match=r"^legacy worker 0 \(127\.0\.0\.1:1\) was killed by signal 9"):
+        run_module._run_both(DistributedConfig(), tmp_path / "data.npz", tmp_path, tmp_path / "init.npz", print)
