@@ -27,10 +27,10 @@ from migrate.report.names import canonical, is_tensorflow
 def dotted_parts(node: ast.AST) -> list[str] | None:
     """`a.b.c` → ["a", "b", "c"]; None for anything that is not a plain name chain."""
     parts: list[str] = []
-    while isinstance(node, ast.Attribute):
+    while type(node) is ast.Attribute:  # `type() is`, not isinstance: called for every chain, and ast classes have no subclasses
         parts.append(node.attr)
         node = node.value
-    if not isinstance(node, ast.Name):
+    if type(node) is not ast.Name:
         return None
     parts.append(node.id)
     parts.reverse()
