@@ -122,6 +122,10 @@ def check_forward(legacy: Any, modern: Any, key: str | None, tolerance: float) -
     return Stage("forward", "ok", f"outputs ({chosen or 'output'}) max |Δ| = {worst:.6g}", details)
 
 
+LAYER_INPUT_ROWS = 8
+"""Layer inputs are kept for the first examples of the batch only: enough to locate a difference, small in a trace."""
+
+
 def locate_forward_difference(
     matches: Sequence[Match], legacy_inputs: Mapping[str, Any], modern_inputs: Mapping[str, Any], tolerance: float,
 ) -> tuple[str, dict[str, Any]] | None:

@@ -29,3 +29,18 @@ def test_a_module_alias_replaced_by_an_absl_import_is_intended() -> None:
     diff = "@@ -1,2 +1,2 @@\n-flags = flags_lib\n+from absl import flags\n FLAGS = flags.FLAGS\n"
     assert unintended_lines(diff) == []
     assert unintended_lines(diff.replace("+from absl import flags", "+from absl import app")) == ["-flags = flags_lib"]
+
+
+def test_tf_app_run_given_the_modules_main_is_intended() -> None:
+    """BERT's `tf.app.run()` becomes `app.run(main)`: absl's run needs the main TF1 took from `__main__`."""
+    diff = "@@ -1,2 +1,2 @@\n-  tf.app.run()\n+  app.run(main)\n"
+    assert unintended_lines(diff) == []
+    assert unintended_lines(diff.replace("app.run(main)", "app.run(other)")) == ["-  tf.app.run()", "+  app.run(other)"]
+
+
+def test_an_absl_import_widened_by_the_fix_is_intended() -> None:
+    """The Object Detection API's `from absl import flags` becomes `from absl import app, flags`."""
+    diff = "@@ -1,2 +1,2 @@\n-from absl import flags\n+from absl import app, flags\n"
+    assert unintended_lines(diff) == []
+    assert unintended_lines("@@ -1 +1 @@\n-from absl import flags, logging\n+from absl import app, flags\n") == [
+        "-from absl import flags, logging"]

@@ -23,7 +23,7 @@ import tensorflow as tf
 from migrate.core.protocol import make_event
 from migrate.parity.mapping import Weight
 from migrate.parity.pair import Pair, PairError
-from migrate.parity.stages import batch_fingerprint, batch_structure
+from migrate.parity.stages import LAYER_INPUT_ROWS, batch_fingerprint, batch_structure
 
 Progress = Callable[[str], None]
 LOSS_COLLECTION = "migrate_parity_loss"
@@ -140,7 +140,7 @@ def forward(pair: Pair, params: dict, seed: int, config, features, checkpoint: s
             tf.compat.v1.train.Saver(restorable).restore(session, checkpoint)
             feed = dict(zip(tf.nest.flatten(placeholders), tf.nest.flatten(features)))
             outputs, inputs = session.run((spec.predictions, layer_inputs(tf.compat.v1.trainable_variables())), feed_dict=feed)
-    return {"outputs": outputs, "layer_inputs": inputs}
+    return {"outputs": outputs, "layer_inputs": {name: value[:LAYER_INPUT_ROWS] for name, value in inputs.items()}}
 
 
 # ops that read a kernel (its other operand is the layer's input) and ops a read passes through on the way

@@ -21,6 +21,7 @@ from tensorflow import keras
 from migrate.core.protocol import make_event
 from migrate.parity.mapping import Match, Weight, normalise
 from migrate.parity.pair import Pair, PairError
+from migrate.parity.stages import LAYER_INPUT_ROWS
 
 Progress = Callable[[str], None]
 
@@ -184,7 +185,7 @@ class ModernSide:
         except (AttributeError, ValueError, TypeError):
             return {}
         values = values if isinstance(values, (list, tuple)) else [values]
-        return {path: np.asarray(value) for path, value in zip(paths, values)}
+        return {path: np.asarray(value)[:LAYER_INPUT_ROWS] for path, value in zip(paths, values)}
 
     def optimizer_name(self) -> str:
         """`module.Class` of the compiled optimizer (a TF1-exact twin lives in `modern.optimizers`)."""
