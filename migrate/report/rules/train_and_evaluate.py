@@ -23,6 +23,11 @@ tf.estimator.train_and_evaluate(
 model.fit(train_ds, epochs=10, steps_per_epoch=100,
           validation_data=eval_ds, validation_steps=50)
 ```
+On a cluster (`TF_CONFIG` with chief, worker, ps and `evaluator` tasks):
+train with `MultiWorkerMirroredStrategy` workers (worker 0 the chief) and run
+the evaluator task as a sidecar process that evaluates each new checkpoint
+and writes `eval/` summaries (`modern/distributed/sidecar.py`; compared with
+the Estimator cluster by `migrate parity --workers 2 --evaluator`).
 
 ## References
 - https://www.tensorflow.org/guide/migrate/migrating_estimator
