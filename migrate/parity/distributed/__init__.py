@@ -3,11 +3,16 @@
 TensorFlow-free: it starts ``python -m legacy.distributed`` (1 ps + N
 workers, `SyncReplicasOptimizer`) and ``python -m modern.distributed`` (N
 workers, `MultiWorkerMirroredStrategy`) as separate processes with
-``TF_CONFIG`` on free 127.0.0.1 ports, and compares what they wrote.
+``TF_CONFIG`` on free 127.0.0.1 ports, and compares what they wrote; with
+``--replication async`` the asynchronous clusters, with ``--evaluator`` the
+Estimator `train_and_evaluate` cluster (chief, worker, ps, evaluator) and
+the workers plus a sidecar evaluator.
 
 * `cluster` — ports, processes, timeouts, clean-up, fault injection;
-* `sides` — the registry of the two sides: which roles, which command;
+* `sides` — the registry of the sides per cluster kind: which roles, which command;
 * `compare` — per-step losses and per-role hook/callback actions;
+* `compare_async` — the statistical comparison of the asynchronous clusters;
+* `compare_evaluator` — the evaluator tasks: events and per-checkpoint metrics;
 * `run` — one parity run: data, both clusters (with restarts), the result;
 * `report` — the JSON, Markdown and PNG outputs.
 * `command` — the `--workers` flags of `migrate parity` and their checks.
