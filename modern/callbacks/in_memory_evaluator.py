@@ -59,6 +59,7 @@ TF1_EQUIVALENT = {
         "model.evaluate on the live model, not variables copied into an eval graph; callbacks instead of hooks",
         "training running means and model.history are saved and restored around each evaluation",
         "results kept as (global_step, metrics) in .results; output_dir gets the eval summaries",
+        "on a cluster, as TF1's separate evaluator task: modern/distributed/sidecar.py evaluates the chief's checkpoints",
     ],
 }
 
