@@ -97,6 +97,15 @@ def _pick_output(legacy: Any, modern: Any, key: str | None) -> tuple[str | None,
     return chosen, legacy[chosen], modern
 
 
+ROUNDING_LEVEL = 1e-5
+"""A forward difference this small relative to the outputs is rounding (float32 has ~7 digits), not another layer."""
+
+
+def _max_abs(value: Any) -> float:
+    array = np.asarray(value)
+    return float(np.max(np.abs(array))) if array.size and np.issubdtype(array.dtype, np.number) else 0.0
+
+
 def max_abs_diff(a: Any, b: Any) -> float:
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     if a.shape != b.shape:
@@ -115,10 +124,18 @@ def check_forward(legacy: Any, modern: Any, key: str | None, tolerance: float) -
     details = {"compared": chosen, "max_abs_diff": worst, "tolerance": tolerance, "per_output": diffs}
     if worst > tolerance:
         where = ", ".join(f"{k}: {v:.6g}" for k, v in diffs.items() if v > tolerance)
+        scale = max((_max_abs(left[k] if isinstance(left, Mapping) else left) for k in diffs), default=0.0)
+        relative = worst / scale if scale else float("inf")
+        details["relative"] = relative
+        if relative <= ROUNDING_LEVEL:
+            cause = (f"a rounding-level difference (relative {relative:.2g}): the same computation with kernels that "
+                     "sum in another order (another TensorFlow or Keras version, oneDNN on); if that is expected, "
+                     f"allow it with --forward-tolerance {max(worst * 2, 1e-7):.1g}")
+        else:
+            cause = "a layer computes something else (activation, normalisation, preprocessing, dropout at inference)"
         return Stage("forward", "failed",
                      f"forward: the outputs differ on the first batch from the same weights (max |Δ| {where}; "
-                     f"allowed {tolerance:g}): a layer computes something else (activation, normalisation, "
-                     "preprocessing, dropout at inference)", details)
+                     f"allowed {tolerance:g}): {cause}", details)
     return Stage("forward", "ok", f"outputs ({chosen or 'output'}) max |Δ| = {worst:.6g}", details)
 
 
@@ -149,13 +166,13 @@ def locate_forward_difference(
                         "the features reach the model differently — feature order (tf.compat.v1.feature_column."
                         "input_layer concatenates the columns sorted by name), scaling, one-hot or embedding ids"), details
             return (f"the layer with {checked[-1]} gets the same input on both sides, the layer with {name} does not "
-                    f"(max |Δ| {difference:.6g}): the layer with {checked[-1]}, or what follows it, computes something "
-                    "else (activation, normalisation, dropout at inference)"), details
+                    f"(max |Δ| {difference:.6g}): the layer with {checked[-1]}, or what follows it before the next, "
+                    "computes something else (activation, normalisation, dropout at inference)"), details
         checked.append(match.legacy.name)
     if not checked:
         return None
-    return (f"every layer with a kernel gets the same input ({len(checked)} checked): the difference is after the "
-            f"last one (the layer with {checked[-1]}): its activation or the output's transformation"), {
+    return (f"every layer with a kernel gets the same input ({len(checked)} checked): the difference is in the last "
+            f"one (the layer with {checked[-1]}) or after it: its product, activation or the output's transformation"), {
                 "first_input_differs": None, "inputs_agree": checked}
 
 

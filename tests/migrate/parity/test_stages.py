@@ -101,7 +101,7 @@ HIDDEN = np.ones((2, 4), np.float32)
                      "the layer with hidden/kernel gets the same input on both sides, the layer with logits/kernel does not",
                      "logits/kernel", id="another activation: between two layers"),
         pytest.param({"hidden/kernel": FEATURES, "dense_1/kernel": HIDDEN},
-                     "every layer with a kernel gets the same input (2 checked): the difference is after the last one",
+                     "every layer with a kernel gets the same input (2 checked): the difference is in the last one",
                      None, id="an output transformation: after the last layer"),
     ],
 )
@@ -113,3 +113,12 @@ def test_a_failed_forward_pass_is_located_by_the_layers_inputs(modern, words, fi
 def test_no_comparable_layer_input_locates_nothing():
     assert locate_forward_difference(LAYERS, {"hidden/kernel": FEATURES}, {}, 0.0) is None
     assert locate_forward_difference(LAYERS, {"hidden/kernel": FEATURES}, {"hidden/kernel": FEATURES.T}, 0.0) is None
+
+
+def test_a_rounding_level_forward_difference_says_so_and_names_the_flag():
+    """Keras 3 on TF 2.21 against a TF 2.15 trace of examples/ctr_tabular: the last Dense rounds 1 ulp apart."""
+    logits = np.array([[3.0], [-9.5]], np.float32)
+    stage = check_forward({"logits": logits}, logits + np.float32(2.86e-6), None, 0.0)
+    assert stage.status == "failed" and "a rounding-level difference" in stage.message
+    assert "--forward-tolerance 6e-06" in stage.message
+    assert "a layer computes something else" in check_forward({"logits": logits}, logits + 0.5, None, 0.0).message
