@@ -38,8 +38,9 @@ collective), so the chief (`strategy.extended.should_checkpoint`) writes to
 `checkpoint_dir` and each other worker writes to
 ``<checkpoint_dir>/workertemp_<task_type>_<task_id>`` and deletes it at
 once, as Keras' own callbacks do; listeners run on the chief only, and a stop
-one requests there is not seen by the other workers (decide stops from the
-global step, which every worker shares). Under `ParameterServerStrategy`
+one requests there is all-reduced (`_any_worker`) so every worker stops after
+that save. With `save_secs` each worker's clock would pick another step, so
+whether a save is due is all-reduced too. Under `ParameterServerStrategy`
 callbacks run on the coordinator only, which saves (`should_checkpoint` is
 true there): the `modern.distributed.ps` loop calls them at each join, when
 every step scheduled so far has been applied on the ps, so a checkpoint
@@ -111,6 +112,25 @@ def _chief_or_temp_dir(model: keras.Model, directory: str) -> tuple[bool, str]:
         return True, directory
     resolver = strategy.cluster_resolver
     return False, os.path.join(directory, f"workertemp_{resolver.task_type}_{resolver.task_id}")
+
+
+def _any_worker(model: keras.Model, flag: bool) -> bool:
+    """`flag` OR-ed over every worker of a `MultiWorkerMirroredStrategy` (one all-reduce); `flag` itself elsewhere.
+
+    Keras runs every callback on every worker and does not share
+    `model.stop_training`: a worker that leaves `fit` alone leaves the others
+    blocked in the next step's all-reduce. Deciding a stop (or a failure) from
+    this value makes every worker act after the same step. Every worker must
+    call it at the same points, which holds when they run the same callbacks on
+    the same global steps. Copied unchanged into each callback file that stops
+    training, so each file stands alone.
+    """
+    strategy = getattr(model, "distribute_strategy", None)
+    if not isinstance(strategy, tf.distribute.MultiWorkerMirroredStrategy) or strategy.num_replicas_in_sync < 2:
+        return bool(flag)
+    vote = tf.constant(1.0 if flag else 0.0)
+    votes = strategy.run(lambda: tf.distribute.get_replica_context().all_reduce(tf.distribute.ReduceOp.SUM, vote))
+    return float(strategy.experimental_local_results(votes)[0]) > 0
 
 
 def make_checkpoint(model: keras.Model) -> tf.train.Checkpoint:
@@ -206,7 +226,10 @@ class CheckpointSaver(keras.callbacks.Callback):
 
     def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
         step = global_step(self.model, logs)
-        if self._due(step) and self._save(step):
+        due = self._due(step)
+        if self.save_secs is not None:
+            due = _any_worker(self.model, due)  # each worker's clock differs; a save is a collective
+        if due and _any_worker(self.model, self._save(step)):  # listeners (chief only) may request a stop
             self.model.stop_training = True
 
     def on_train_end(self, logs: dict | None = None) -> None:

@@ -26,11 +26,20 @@ Differences:
 * Keras finishes the current epoch (validation, `on_epoch_end`) before it
   stops; the evaluation history lives on the callback (kept across `fit`
   calls), not in files.
+
+Distributed: TF1's hook read the eval dir on whichever worker ran it (the chief, in `train_and_evaluate`). Under
+`MultiWorkerMirroredStrategy` Keras runs this callback on every worker and
+does not share `model.stop_training`; a worker stopping alone would leave
+the others blocked in the next all-reduce. So the decision is OR-ed over the
+workers (`_any_worker`, one all-reduce per result) and every worker stops after
+the same step. Under `ParameterServerStrategy` callbacks run on the
+coordinator only.
 """
 from __future__ import annotations
 
 import logging
 
+import tensorflow as tf
 from tensorflow import keras
 
 TF1_EQUIVALENT = {
@@ -41,10 +50,30 @@ TF1_EQUIVALENT = {
         "patience counts training steps like TF1 (Keras' EarlyStopping counts epochs)",
         "evaluation results come from on_epoch_end logs (val_*) or record(step, value), not eval-dir event files",
         "checked when a result arrives instead of every run_every_secs",
+        "multi-worker: runs on every worker; a stop decided on any worker stops all after the same epoch",
     ],
 }
 
 MODES = ("min", "max")
+
+
+def _any_worker(model: keras.Model, flag: bool) -> bool:
+    """`flag` OR-ed over every worker of a `MultiWorkerMirroredStrategy` (one all-reduce); `flag` itself elsewhere.
+
+    Keras runs every callback on every worker and does not share
+    `model.stop_training`: a worker that leaves `fit` alone leaves the others
+    blocked in the next step's all-reduce. Deciding a stop (or a failure) from
+    this value makes every worker act after the same step. Every worker must
+    call it at the same points, which holds when they run the same callbacks on
+    the same global steps. Copied unchanged into each callback file that stops
+    training, so each file stands alone.
+    """
+    strategy = getattr(model, "distribute_strategy", None)
+    if not isinstance(strategy, tf.distribute.MultiWorkerMirroredStrategy) or strategy.num_replicas_in_sync < 2:
+        return bool(flag)
+    vote = tf.constant(1.0 if flag else 0.0)
+    votes = strategy.run(lambda: tf.distribute.get_replica_context().all_reduce(tf.distribute.ReduceOp.SUM, vote))
+    return float(strategy.experimental_local_results(votes)[0]) > 0
 
 
 class EarlyStopping(keras.callbacks.Callback):
@@ -109,7 +138,7 @@ class EarlyStopping(keras.callbacks.Callback):
         if self.monitor not in logs:
             return
         step = int(self.model.optimizer.iterations.numpy())
-        if self.record(step, logs[self.monitor]):
+        if _any_worker(self.model, self.record(step, logs[self.monitor])):
             self.stopped_at = step
             self.logger.info("Requesting early stopping at global step %d", step)
             self.model.stop_training = True

@@ -63,6 +63,7 @@ TF1_EQUIVALENT = {
         "the step loss is logs['step_loss'] or, on a stock model, recovered from the running mean logs['loss']",
         "evaluate/predict are recorded through on_test_*/on_predict_* with 1-based batch steps",
         "stops requested in on_epoch_end are recorded there",
+        "multi-worker: records on every worker, each its own events (TF1: on every worker it was given to)",
     ],
 }
 

@@ -36,6 +36,7 @@ TF1_EQUIVALENT = {
         "values are the final logs (metric results), not tensors run in end()",
         "extra values come from compute(model) instead of graph tensors; no feed dict",
         "evaluate(return_dict=True) returns the same metric values",
+        "multi-worker: runs on every worker, each reporting its own final logs (TF1: every worker it was given to)",
     ],
 }
 

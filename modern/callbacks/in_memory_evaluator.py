@@ -31,6 +31,13 @@ Differences:
 * results are kept in `results` as ``(global_step, {metric: value})``; to
   stop on them, give them to `EarlyStopping.record(step, value)`.
 
+Distributed: TF1's hook refused a cluster ("InMemoryEvaluator supports only
+single machine"). Under `MultiWorkerMirroredStrategy` `evaluate` is a
+collective, so every worker evaluates at the same steps and keeps the same
+`results`; only the chief (`strategy.extended.should_save_summary`) logs
+them and writes `output_dir`: one set of eval summaries. TF1's separate
+evaluator task has its twin in `modern/distributed/sidecar.py`.
+
 Example::
 
     evaluator = InMemoryEvaluator(eval_dataset, every_n_iter=1000, output_dir="runs/eval")
@@ -60,6 +67,7 @@ TF1_EQUIVALENT = {
         "training running means and model.history are saved and restored around each evaluation",
         "results kept as (global_step, metrics) in .results; output_dir gets the eval summaries",
         "on a cluster, as TF1's separate evaluator task: modern/distributed/sidecar.py evaluates the chief's checkpoints",
+        "multi-worker: every worker evaluates (a collective); the chief alone logs and writes (TF1: single machine only)",
     ],
 }
 
@@ -69,6 +77,12 @@ def write_scalar(tag: str, value: float, step: int) -> None:
     metadata = tf.compat.v1.SummaryMetadata()
     metadata.plugin_data.plugin_name = "scalars"
     tf.summary.write(tag, tf.constant(float(value), tf.float32), step=step, metadata=metadata)
+
+
+def _is_chief(model: keras.Model) -> bool:
+    """True without a strategy and on the chief; False on the other workers of a multi-worker strategy."""
+    strategy = getattr(model, "distribute_strategy", None)
+    return strategy is None or strategy.extended.should_save_summary
 
 
 class InMemoryEvaluator(keras.callbacks.Callback):
@@ -128,6 +142,8 @@ class InMemoryEvaluator(keras.callbacks.Callback):
         results = {key: float(value) for key, value in values.items()}
         self.results.append((step, results))
         self._last_evaluated_iter = self._iter_count
+        if not _is_chief(self.model):
+            return
         self.logger.info(
             "Saving dict for global step %d: %s", step, ", ".join(f"{key} = {value:g}" for key, value in sorted(results.items()))
         )
@@ -138,7 +154,7 @@ class InMemoryEvaluator(keras.callbacks.Callback):
                 self._writer.flush()
 
     def on_train_begin(self, logs: dict | None = None) -> None:
-        if self.output_dir is not None and self._writer is None:
+        if self.output_dir is not None and self._writer is None and _is_chief(self.model):
             self._writer = tf.summary.create_file_writer(self.output_dir)
         self._iter_count = 0
         self._evaluate()

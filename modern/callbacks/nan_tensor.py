@@ -29,12 +29,21 @@ cannot follow: a later ``-inf`` step loss would make an inf mean NaN (TF1
 would not stop there); losses that cannot be negative (cross-entropy, MSE)
 never do this. Measured against the real TF1 hook on Keras 2.15, Keras 3 and
 tf-keras: `tests/modern/callbacks/test_nan_tensor.py`.
+
+Distributed: TF1 gave `NanTensorHook` to every worker, each checking its own loss. Under
+`MultiWorkerMirroredStrategy` Keras runs this callback on every worker and
+does not share `model.stop_training`; a worker stopping alone would leave
+the others blocked in the next all-reduce. So "the loss diverged" is OR-ed over the
+workers (`_any_worker`, one all-reduce per step) and every worker raises (or stops) after
+the same step (the other workers report "NaN (on another worker)"). Under
+`ParameterServerStrategy` callbacks run on the coordinator only.
 """
 from __future__ import annotations
 
 import logging
 import math
 
+import tensorflow as tf
 from tensorflow import keras
 
 TF1_EQUIVALENT = {
@@ -46,10 +55,30 @@ TF1_EQUIVALENT = {
         "fail_on_nan_loss=True raises NanLossDuringTrainingError (on_train_end not called)",
         "fail_on_nan_loss=False sets model.stop_training (graceful); Keras' TerminateOnNaN also stops on inf",
         "NaN only by default, as TF1; detect_inf=True also stops at an inf loss (TerminateOnNaN's rule)",
+        "multi-worker: runs on every worker; a NaN on any worker raises (or stops) on all after the same step",
     ],
 }
 
 DEFAULT_LOSS_KEYS = ("step_loss", "loss")
+
+
+def _any_worker(model: keras.Model, flag: bool) -> bool:
+    """`flag` OR-ed over every worker of a `MultiWorkerMirroredStrategy` (one all-reduce); `flag` itself elsewhere.
+
+    Keras runs every callback on every worker and does not share
+    `model.stop_training`: a worker that leaves `fit` alone leaves the others
+    blocked in the next step's all-reduce. Deciding a stop (or a failure) from
+    this value makes every worker act after the same step. Every worker must
+    call it at the same points, which holds when they run the same callbacks on
+    the same global steps. Copied unchanged into each callback file that stops
+    training, so each file stands alone.
+    """
+    strategy = getattr(model, "distribute_strategy", None)
+    if not isinstance(strategy, tf.distribute.MultiWorkerMirroredStrategy) or strategy.num_replicas_in_sync < 2:
+        return bool(flag)
+    vote = tf.constant(1.0 if flag else 0.0)
+    votes = strategy.run(lambda: tf.distribute.get_replica_context().all_reduce(tf.distribute.ReduceOp.SUM, vote))
+    return float(strategy.experimental_local_results(votes)[0]) > 0
 
 
 class NanLossDuringTrainingError(RuntimeError):
@@ -93,8 +122,9 @@ class NanTensor(keras.callbacks.Callback):
                 "train_step or pass the key holding the loss as loss_key."
             )
         loss = float(logs[key])
-        if math.isnan(loss) or (self.detect_inf and math.isinf(loss)):
-            shown = "NaN" if math.isnan(loss) else str(loss)
+        diverged = math.isnan(loss) or (self.detect_inf and math.isinf(loss))
+        if _any_worker(self.model, diverged):
+            shown = ("NaN" if math.isnan(loss) else str(loss)) if diverged else "NaN (on another worker)"
             message = f"Model diverged with loss = {shown}."
             if self.fail_on_nan_loss:
                 self.logger.error(message)

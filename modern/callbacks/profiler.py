@@ -17,6 +17,10 @@ open with TensorBoard's Profile tab) for a contiguous step range instead of a
 Chrome trace every N steps; Keras' stock form is
 `TensorBoard(profile_batch=(a, b))`, whose batches restart every epoch.
 Only one profiler can run per process.
+
+Distributed: like TF1's hook on every worker it was given to, it runs on every
+worker and traces that process; the profile files are named after the host,
+so give each worker its own `logdir` when they share a machine.
 """
 from __future__ import annotations
 
@@ -33,6 +37,7 @@ TF1_EQUIVALENT = {
         "one TensorBoard profile (xplane.pb) for a global-step range, not timeline-<step>.json every N steps",
         "Keras' TensorBoard(profile_batch=(a, b)) counts batches within an epoch",
         "only one profiler can run per process",
+        "multi-worker: every worker profiles itself into logdir (TF1: every worker it was given to); one logdir per worker",
     ],
 }
 

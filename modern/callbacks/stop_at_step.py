@@ -20,12 +20,21 @@ Differences: none in the stopping step; Keras still runs `on_epoch_end`
 (and validation, if configured) after the stop, TF1 has no epochs. With
 ``steps_per_execution=N`` the stop can overshoot by up to N-1 steps.
 
+Distributed: TF1 gave `StopAtStepHook` to every worker, each stopping its own session at the shared global step. Under
+`MultiWorkerMirroredStrategy` Keras runs this callback on every worker and
+does not share `model.stop_training`; a worker stopping alone would leave
+the others blocked in the next all-reduce. So the decision is OR-ed over the
+workers (`_any_worker`, one all-reduce per step) and every worker stops after
+the same step. Under `ParameterServerStrategy` callbacks run on the
+coordinator only.
+
 Example::
 
     model.fit(dataset, epochs=1, steps_per_epoch=10**9, callbacks=[StopAtStep(last_step=2000)])
 """
 from __future__ import annotations
 
+import tensorflow as tf
 from tensorflow import keras
 
 TF1_EQUIVALENT = {
@@ -36,8 +45,28 @@ TF1_EQUIVALENT = {
         "num_steps counts from optimizer.iterations at on_train_begin (TF1: at session creation)",
         "request_stop becomes model.stop_training = True; on_epoch_end still runs",
         "steps_per_execution=N can overshoot the last step by up to N-1",
+        "multi-worker: runs on every worker; a stop on any worker stops all after the same step (TF1: each worker's own)",
     ],
 }
+
+
+def _any_worker(model: keras.Model, flag: bool) -> bool:
+    """`flag` OR-ed over every worker of a `MultiWorkerMirroredStrategy` (one all-reduce); `flag` itself elsewhere.
+
+    Keras runs every callback on every worker and does not share
+    `model.stop_training`: a worker that leaves `fit` alone leaves the others
+    blocked in the next step's all-reduce. Deciding a stop (or a failure) from
+    this value makes every worker act after the same step. Every worker must
+    call it at the same points, which holds when they run the same callbacks on
+    the same global steps. Copied unchanged into each callback file that stops
+    training, so each file stands alone.
+    """
+    strategy = getattr(model, "distribute_strategy", None)
+    if not isinstance(strategy, tf.distribute.MultiWorkerMirroredStrategy) or strategy.num_replicas_in_sync < 2:
+        return bool(flag)
+    vote = tf.constant(1.0 if flag else 0.0)
+    votes = strategy.run(lambda: tf.distribute.get_replica_context().all_reduce(tf.distribute.ReduceOp.SUM, vote))
+    return float(strategy.experimental_local_results(votes)[0]) > 0
 
 
 class StopAtStep(keras.callbacks.Callback):
@@ -66,5 +95,5 @@ class StopAtStep(keras.callbacks.Callback):
             self.last_step = int(self.model.optimizer.iterations.numpy()) + self.num_steps
 
     def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
-        if int(self.model.optimizer.iterations.numpy()) >= self.last_step:
+        if _any_worker(self.model, int(self.model.optimizer.iterations.numpy()) >= self.last_step):
             self.model.stop_training = True

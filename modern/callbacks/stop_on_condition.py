@@ -26,6 +26,14 @@ Differences:
 * training only: Keras 2.15 cannot stop `evaluate`/`predict` (Keras 3 has
   `stop_evaluating`/`stop_predicting`).
 
+Distributed: TF1's hook stopped the session of the worker it ran on (every worker it was given to). Under
+`MultiWorkerMirroredStrategy` Keras runs this callback on every worker and
+does not share `model.stop_training`; a worker stopping alone would leave
+the others blocked in the next all-reduce. So the condition's result is OR-ed over the
+workers (`_any_worker`, one all-reduce per check) and every worker stops after
+the same step. Under `ParameterServerStrategy` callbacks run on the
+coordinator only.
+
 Example::
 
     StopOnCondition(lambda step, loss: loss < 0.05 or step >= 1000)
@@ -34,6 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import tensorflow as tf
 from tensorflow import keras
 
 TF1_EQUIVALENT = {
@@ -44,6 +53,7 @@ TF1_EQUIVALENT = {
         "the loss is the step's own: logs['step_loss'], or on a stock model recovered from the running mean",
         "make_early_stopping_hook's should_stop_fn takes no arguments and runs every 60 s by default; wrap it",
         "training only (Keras 2.15 cannot stop evaluate/predict)",
+        "multi-worker: runs on every worker; a condition true on any worker stops all after the same step",
     ],
 }
 
@@ -92,6 +102,25 @@ class _StepLoss:
         return (total - previous_total) / (count - previous_count)
 
 
+def _any_worker(model: keras.Model, flag: bool) -> bool:
+    """`flag` OR-ed over every worker of a `MultiWorkerMirroredStrategy` (one all-reduce); `flag` itself elsewhere.
+
+    Keras runs every callback on every worker and does not share
+    `model.stop_training`: a worker that leaves `fit` alone leaves the others
+    blocked in the next step's all-reduce. Deciding a stop (or a failure) from
+    this value makes every worker act after the same step. Every worker must
+    call it at the same points, which holds when they run the same callbacks on
+    the same global steps. Copied unchanged into each callback file that stops
+    training, so each file stands alone.
+    """
+    strategy = getattr(model, "distribute_strategy", None)
+    if not isinstance(strategy, tf.distribute.MultiWorkerMirroredStrategy) or strategy.num_replicas_in_sync < 2:
+        return bool(flag)
+    vote = tf.constant(1.0 if flag else 0.0)
+    votes = strategy.run(lambda: tf.distribute.get_replica_context().all_reduce(tf.distribute.ReduceOp.SUM, vote))
+    return float(strategy.experimental_local_results(votes)[0]) > 0
+
+
 class StopOnCondition(keras.callbacks.Callback):
     """Calls ``should_stop(step, loss)`` after each step (every `run_every_steps`) and stops when True.
 
@@ -125,6 +154,6 @@ class StopOnCondition(keras.callbacks.Callback):
         if self._last_checked is not None and step < self._last_checked + self.run_every_steps:
             return
         self._last_checked = step
-        if self.should_stop(step, loss):
+        if _any_worker(self.model, bool(self.should_stop(step, loss))):
             self.stopped_at = step
             self.model.stop_training = True

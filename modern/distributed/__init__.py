@@ -11,6 +11,10 @@ which step, timings) as JSON.
 * `model` — the conv net whose train step scales the loss for the strategy's
   gradient sum and reports the cluster's mean loss;
 * `worker` — one worker process: data shard, resume, callbacks, trace;
+* `backup` — Keras' `BackupAndRestore` as each Keras version needs it under
+  the strategy (the restart after a killed worker);
+* `stop_together` — a callback that makes any ``model.stop_training`` stop
+  every worker after the same step;
 * `sidecar` — the evaluator task (``python -m modern.distributed.sidecar``),
   the twin of the Estimator's evaluator: evaluates each new checkpoint of the
   chief and writes ``eval/`` summaries, on Keras 2.15 and Keras 3.

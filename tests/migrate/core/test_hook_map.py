@@ -78,6 +78,13 @@ def test_migrate_hooks_bad_directory(capsys, tmp_path):
     assert "is not a directory" in capsys.readouterr().err
 
 
+def test_every_callback_says_what_it_does_on_a_non_chief_worker():
+    """Keras runs callbacks on every worker, TF1 often ran hooks on the chief only: each row with a class says so."""
+    for entry in load_hook_map():
+        if entry.callback is not None:
+            assert any(line.startswith("multi-worker:") for line in entry.differences), entry.path
+
+
 def test_readme_table_is_the_generated_one():
     """The README's copy is `migrate hooks --readme README.md` output: regenerate it when a callback changes."""
     from pathlib import Path

@@ -1,0 +1,73 @@
+"""`StopTogether`: a stop any worker's callbacks request (``model.stop_training``) stops every worker.
+
+No TF1 twin: in TF1 a hook's `run_context.request_stop()` ended only its own
+worker's `MonitoredTrainingSession`, and a chief-only hook stopped only the
+chief. Under `MultiWorkerMirroredStrategy` Keras runs every callback on every
+worker and does not share `model.stop_training`: a worker that leaves `fit`
+alone leaves the others blocked in the next step's all-reduce. This callback,
+put LAST in the list, all-reduces the flag after every step and every epoch,
+so a stop requested by any callback on any worker — a user's own
+``self.model.stop_training = True``, Keras' `EarlyStopping` or
+`TerminateOnNaN` — stops all workers after the same step.
+
+The stopping callbacks of `modern/callbacks/` (`StopAtStep`,
+`StopOnCondition`, `NanTensor`, `EarlyStopping`, a `CheckpointSaver`
+listener) already agree on their own decisions across workers; this one is
+for the others. Without a multi-worker strategy it does nothing (no
+collective), so the same callback list runs on one process. It lives here,
+not in `modern/callbacks/` (one file per TF1 hook), and like those files it
+imports only TensorFlow, so it can be copied alone.
+
+Example::
+
+    model.fit(dataset, epochs=10, callbacks=[MyCallback(), keras.callbacks.EarlyStopping(), StopTogether()])
+"""
+from __future__ import annotations
+
+import tensorflow as tf
+from tensorflow import keras
+
+
+def _any_worker(model: keras.Model, flag: bool) -> bool:
+    """`flag` OR-ed over every worker of a `MultiWorkerMirroredStrategy` (one all-reduce); `flag` itself elsewhere.
+
+    Keras runs every callback on every worker and does not share
+    `model.stop_training`: a worker that leaves `fit` alone leaves the others
+    blocked in the next step's all-reduce. Deciding a stop (or a failure) from
+    this value makes every worker act after the same step. Every worker must
+    call it at the same points, which holds when they run the same callbacks on
+    the same global steps. Copied unchanged into each callback file that stops
+    training, so each file stands alone.
+    """
+    strategy = getattr(model, "distribute_strategy", None)
+    if not isinstance(strategy, tf.distribute.MultiWorkerMirroredStrategy) or strategy.num_replicas_in_sync < 2:
+        return bool(flag)
+    vote = tf.constant(1.0 if flag else 0.0)
+    votes = strategy.run(lambda: tf.distribute.get_replica_context().all_reduce(tf.distribute.ReduceOp.SUM, vote))
+    return float(strategy.experimental_local_results(votes)[0]) > 0
+
+
+class StopTogether(keras.callbacks.Callback):
+    """After every step and epoch, sets ``model.stop_training`` on every worker if any worker set it; put it last.
+
+    After training, `stopped_at` is the global step after which the workers stopped (None if none did).
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stopped_at: int | None = None
+
+    def on_train_begin(self, logs: dict | None = None) -> None:
+        self.stopped_at = None
+
+    def _agree(self) -> None:
+        if _any_worker(self.model, bool(self.model.stop_training)):
+            self.model.stop_training = True
+            if self.stopped_at is None:
+                self.stopped_at = int(self.model.optimizer.iterations.numpy())
+
+    def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
+        self._agree()
+
+    def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
+        self._agree()
