@@ -93,11 +93,13 @@ class ChiefBackupAndRestore(keras.callbacks.BackupAndRestore):
     """Keras 3's `BackupAndRestore` (``save_freq="epoch"``) with Keras 2.15's multi-worker file rule.
 
     Every worker restores ``backup_dir`` (the chief's) in `on_train_begin`;
-    then a non-chief worker points its saves at
-    ``<backup_dir>/workertemp_<task_type>_<task_id>``, deletes that after each
-    save and leaves the chief's backup alone at the end. Keras 3 only (it sets
-    the private ``_weights_path`` / ``_training_metadata_path`` of Keras 3's
-    callback); Keras 2.15's own callback already behaves so.
+    then a non-chief worker points its saves at the sibling directory
+    ``<backup_dir>_workertemp_<task_type>_<task_id>``, deletes it after each
+    save and leaves the chief's backup alone at the end. The temp dir is not
+    inside ``backup_dir``: the chief deletes that at the end of `fit`, while
+    another worker may still be writing its last save. Keras 3 only (it sets
+    the private paths of Keras 3's callback); Keras 2.15's own callback already
+    behaves so.
     """
 
     def __init__(self, backup_dir: str) -> None:
@@ -110,19 +112,17 @@ class ChiefBackupAndRestore(keras.callbacks.BackupAndRestore):
         if strategy is None or strategy.extended.should_checkpoint:
             return
         resolver = strategy.cluster_resolver
-        self._temp_dir = os.path.join(self.backup_dir, f"workertemp_{resolver.task_type}_{resolver.task_id}")
+        self._temp_dir = f"{os.path.normpath(self.backup_dir)}_workertemp_{resolver.task_type}_{resolver.task_id}"
+        self.backup_dir = self._temp_dir  # Keras 3 creates backup_dir before each save
         self._weights_path = os.path.join(self._temp_dir, "latest.weights.h5")
         self._training_metadata_path = os.path.join(self._temp_dir, "training_metadata.json")
         self._prev_weights_path = f"{self._weights_path}.bkp"
         self._prev_training_metadata_path = f"{self._training_metadata_path}.bkp"
 
     def _save_model(self) -> None:
-        if self._temp_dir is None:
-            super()._save_model()
-            return
-        os.makedirs(self._temp_dir, exist_ok=True)
-        super()._save_model()  # the chief's save, made by every worker: reading sync-on-read variables is a collective
-        shutil.rmtree(self._temp_dir, ignore_errors=True)
+        super()._save_model()  # on every worker: reading sync-on-read variables is a collective
+        if self._temp_dir is not None:
+            shutil.rmtree(self._temp_dir, ignore_errors=True)
 
     def on_train_end(self, logs: dict | None = None) -> None:
         if self._temp_dir is None:

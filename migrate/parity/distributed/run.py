@@ -200,7 +200,7 @@ def files_written(model_dir: Path, writer_pids: dict[int, str]) -> dict:
         pid = int(parts[-3]) if parts[-1] == "v2" and parts[-3].isdigit() else None
         role = "unattributed (no pid in a TF1 event file name)" if pid is None else writer_pids.get(pid, "unknown")
         events.append({"file": path.name, "pid": pid, "role": role})
-    leftovers = sorted(path.relative_to(model_dir).as_posix() for path in model_dir.rglob("workertemp_*"))
+    leftovers = sorted(path.relative_to(model_dir).as_posix() for path in model_dir.rglob("*workertemp_*"))
     writers = sorted({event["role"] for event in events})
     return {
         "checkpoint_steps": checkpoints, "event_files": events, "event_writers": writers,

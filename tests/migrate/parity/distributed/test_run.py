@@ -72,7 +72,7 @@ def test_modern_writes_exactly_one_set_of_checkpoints_and_summaries(faulted_run)
     files = modern["files"]
     model_dir = Path(modern["model_dir"])
     assert files["checkpoint_steps"] == list(range(0, STEPS + 1, SAVE_STEPS))
-    assert files["worker_temp_dirs_left"] == [] and not list(model_dir.glob("**/workertemp_*"))
+    assert files["worker_temp_dirs_left"] == [] and not list(model_dir.glob("**/*workertemp_*"))
     chief_pids = {attempt["pids"]["worker:0"] for attempt in modern["attempts"]}
     assert {event["pid"] for event in files["event_files"]} == chief_pids
     steps_by_process: dict[int, list[int]] = {}
