@@ -27,8 +27,8 @@ all of MNIST; README "Asynchronous parameter-server training"): over 8 seeds of 
 over 89.8–93.5% (legacy) and 86.6–93.0% (modern), the two sides of a seed 0.1–3.2 points apart (RMS 1.2); over
 8 seeds of 600 updates 93.3–96.7% and 94.7–96.9%, 0.1–2.8 points apart (RMS 1.4). Training longer does not
 narrow the gap: it is the noise of SGD's last iterate and of the update order. 4 points is about three times
-the RMS gap and above the largest gap seen in 16 runs; a band this wide catches gross slips (divergence, a
-wrong loss scale, a broken update), not subtle ones — the synchronous comparison, exact step by step, does."""
+the RMS gap and above the largest gap seen in 16 runs; a band this wide can only catch gross slips (divergence,
+a wrong loss scale, a broken update), not subtle ones — the synchronous comparison, exact step by step, can."""
 
 EXPECTED_DIFFERENCES: dict[str, list[str]] = {
     "chief": [
