@@ -15,5 +15,7 @@ coordinator, one or more ``ps`` and ``worker`` tasks):
 Why not Keras `fit`: Keras 2.15's `fit` under `ParameterServerStrategy`
 refuses batch-level callbacks ("Batch-level `Callback`s are not supported
 with `ParameterServerStrategy`") — every hook twin is one — and Keras 3's
-`fit` does not support the strategy at all; the loop here runs on both.
+`fit` drives no coordinator ("To use this dataset, you need to pass this
+dataset to ClusterCoordinator.create_per_worker_dataset"); the loop here
+runs on both.
 """
