@@ -68,8 +68,8 @@ def _attempts(side: dict) -> str:
     for attempt in side["attempts"]:
         if attempt.get("restarted_alone"):
             parts.append(f"SIGKILL {attempt['killed']} at step {attempt['killed_at_step']}, restarted alone while the "
-                         f"cluster trained on (step {attempt['cluster_step']} before the kill, "
-                         f"{attempt['first_step_after_kill']} after; {attempt['steps_lost']} steps lost; steps per "
+                         f"cluster trained on (step {attempt['cluster_step']} before the kill, the chief's next "
+                         f"{attempt['first_step_after_kill']}; {attempt['steps_lost']} steps lost; steps per "
                          f"process: {_per_process(attempt.get('steps_by_process'))}), done in {attempt['seconds']:.1f} s")
         elif attempt["status"] == "killed":
             parts.append(f"SIGKILL {attempt['killed']} at step {attempt['killed_at_step']}, restart from checkpoint "

@@ -243,16 +243,24 @@ def read_timeline(path: Path) -> list[tuple[int, float]]:
 
 
 def steps_lost_after(timelines: list[list[tuple[int, float]]], killed_at: float) -> dict:
-    """Asynchronous fault: the furthest step before the kill, the first step after it, and the steps trained again.
+    """Asynchronous fault: the furthest step before the kill, the chief's first step after it, the steps trained again.
 
-    The ps keeps the variables, so training should go on from where it was
-    (nothing lost); a step reported again after the kill would be lost work.
+    The ps keeps the variables, so training should go on from where it was:
+    in each progress file (one per training task, the restarted task
+    appending to its own) a step at or below one reported before the kill
+    would be lost work. Files are compared with themselves only: two
+    workers' lines cross (a worker reads the global step after its own
+    update, another's may land in between and be written first).
     """
-    before = [step for timeline in timelines for step, moment in timeline if moment <= killed_at]
-    after = [step for timeline in timelines for step, moment in timeline if moment > killed_at]
-    reached, resumed = max(before, default=0), min(after, default=None)
-    lost = 0 if resumed is None else max(0, reached - resumed + 1)
-    return {"cluster_step": reached, "first_step_after_kill": resumed, "steps_lost": lost}
+    lost = 0
+    for timeline in timelines:
+        before = [step for step, moment in timeline if moment <= killed_at]
+        after = [step for step, moment in timeline if moment > killed_at]
+        if before and after:
+            lost = max(lost, max(before) - min(after) + 1)
+    reached = max((step for timeline in timelines for step, moment in timeline if moment <= killed_at), default=0)
+    chief_after = [step for step, moment in (timelines[0] if timelines else []) if moment > killed_at]
+    return {"cluster_step": reached, "first_step_after_kill": min(chief_after, default=None), "steps_lost": lost}
 
 
 def run_side(side: str, config: DistributedConfig, data_path: Path, root: Path, initial_weights: Path,

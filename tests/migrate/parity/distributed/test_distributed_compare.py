@@ -92,3 +92,14 @@ def test_an_asynchronous_side_short_of_the_last_step_fails_the_target_check():
 
 def test_asynchronous_losses_merge_workers_reporting_the_same_step():
     assert merged_worker_losses([{1: 2.0, 3: 1.0}, {2: 1.5, 3: 2.0}]) == {1: 2.0, 2: 1.5, 3: 1.5}
+
+
+def test_steps_lost_compare_each_progress_file_with_itself():
+    from migrate.parity.distributed.run import steps_lost_after
+
+    chief = [(7, 1.0), (9, 3.0), (11, 4.0)]
+    worker = [(8, 1.5), (10, 1.9), (12, 5.0)]  # its 10 lands before the kill, the chief's 9 after: lines cross
+    assert steps_lost_after([chief, worker], killed_at=2.0) == {
+        "cluster_step": 10, "first_step_after_kill": 9, "steps_lost": 0}
+    restored = [(8, 1.5), (10, 1.9), (6, 5.0)]  # a task that went back to step 6 trained 5 steps again
+    assert steps_lost_after([chief, restored], killed_at=2.0)["steps_lost"] == 5
