@@ -20,13 +20,14 @@ Differences: none in the stopping step; Keras still runs `on_epoch_end`
 (and validation, if configured) after the stop, TF1 has no epochs. With
 ``steps_per_execution=N`` the stop can overshoot by up to N-1 steps.
 
-Distributed: TF1 gave `StopAtStepHook` to every worker, each stopping its own session at the shared global step. Under
-`MultiWorkerMirroredStrategy` Keras runs this callback on every worker and
-does not share `model.stop_training`; a worker stopping alone would leave
-the others blocked in the next all-reduce. So the decision is OR-ed over the
-workers (`_any_worker`, one all-reduce per step) and every worker stops after
-the same step. Under `ParameterServerStrategy` callbacks run on the
-coordinator only.
+Distributed: TF1 gave `StopAtStepHook` to every worker, each stopping its
+own session at the shared global step. Under `MultiWorkerMirroredStrategy`
+Keras runs this callback on every worker and does not share
+`model.stop_training`; a worker stopping alone would leave the others blocked
+in the next all-reduce. The workers share the global step, so they agree on
+the last step once, in `on_train_begin` (the smallest any worker was given,
+one all-gather), and all stop after that step with no collective per step.
+Under `ParameterServerStrategy` callbacks run on the coordinator only.
 
 Example::
 
@@ -45,28 +46,22 @@ TF1_EQUIVALENT = {
         "num_steps counts from optimizer.iterations at on_train_begin (TF1: at session creation)",
         "request_stop becomes model.stop_training = True; on_epoch_end still runs",
         "steps_per_execution=N can overshoot the last step by up to N-1",
-        "multi-worker: runs on every worker; a stop on any worker stops all after the same step (TF1: each worker's own)",
+        "multi-worker: runs on every worker; all stop at the smallest last step any worker has (TF1: each its own)",
     ],
 }
 
 
-def _any_worker(model: keras.Model, flag: bool) -> bool:
-    """`flag` OR-ed over every worker of a `MultiWorkerMirroredStrategy` (one all-reduce); `flag` itself elsewhere.
+def _smallest_over_workers(model: keras.Model, value: int) -> int:
+    """The smallest `value` over the workers of a `MultiWorkerMirroredStrategy` (one all-gather); `value` elsewhere.
 
-    Keras runs every callback on every worker and does not share
-    `model.stop_training`: a worker that leaves `fit` alone leaves the others
-    blocked in the next step's all-reduce. Deciding a stop (or a failure) from
-    this value makes every worker act after the same step. Every worker must
-    call it at the same points, which holds when they run the same callbacks on
-    the same global steps. Copied unchanged into each callback file that stops
-    training, so each file stands alone.
+    Every worker must call it at the same point (here: `on_train_begin`).
     """
     strategy = getattr(model, "distribute_strategy", None)
     if not isinstance(strategy, tf.distribute.MultiWorkerMirroredStrategy) or strategy.num_replicas_in_sync < 2:
-        return bool(flag)
-    vote = tf.constant(1.0 if flag else 0.0)
-    votes = strategy.run(lambda: tf.distribute.get_replica_context().all_reduce(tf.distribute.ReduceOp.SUM, vote))
-    return float(strategy.experimental_local_results(votes)[0]) > 0
+        return int(value)
+    mine = tf.constant([float(value)], tf.float64)  # exact for any step count below 2**53
+    every = strategy.run(lambda: tf.distribute.get_replica_context().all_gather(mine, axis=0))
+    return int(tf.reduce_min(strategy.experimental_local_results(every)[0]).numpy())
 
 
 class StopAtStep(keras.callbacks.Callback):
@@ -93,7 +88,9 @@ class StopAtStep(keras.callbacks.Callback):
     def on_train_begin(self, logs: dict | None = None) -> None:
         if self.num_steps is not None:
             self.last_step = int(self.model.optimizer.iterations.numpy()) + self.num_steps
+        # Every worker shares the global step, so agreeing on the last step once stops them all together.
+        self.last_step = _smallest_over_workers(self.model, self.last_step)
 
     def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
-        if _any_worker(self.model, int(self.model.optimizer.iterations.numpy()) >= self.last_step):
+        if int(self.model.optimizer.iterations.numpy()) >= self.last_step:
             self.model.stop_training = True
