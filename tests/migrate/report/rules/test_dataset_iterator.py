@@ -27,3 +27,11 @@ def test_noop(source: str, findings) -> None:
 )
 def test_finding(source: str, lines: list[int], findings) -> None:
     assert findings(source, CODE) == [(line, CODE) for line in lines]
+
+
+def test_a_helper_module_named_like_the_method_is_not_the_method(findings) -> None:
+    """The Object Detection API's `dataset_builder.make_initializable_iterator(dataset)` (its body is reported)."""
+    source = "import tensorflow as tf\nfrom object_detection.builders import dataset_builder\n" \
+             "it = dataset_builder.make_initializable_iterator(ds)\n"
+    assert findings(source, CODE) == []
+    assert findings(source.replace("dataset_builder.make", "ds.make").replace("(ds)", "()"), CODE) == [(3, CODE)]
