@@ -17,8 +17,8 @@ The role comes from ``TF_CONFIG`` (``{"cluster": {"worker": [...]}, "task":
    s always trains on global batch s;
 3. trains with `fit` and the callbacks of `modern/callbacks/`
    (`CheckpointSaver`, `StepCounter`, `SummarySaver`, `LoggingTensor`), which
-   write and log on the chief only, and `StopAtStep` at ``--steps`` (stops are
-   all-reduced: every worker stops after the same step);
+   write and log on the chief only, and `StopAtStep` at ``--steps`` (whatever
+   epoch Keras resumes at; every worker stops after the same step);
 4. appends ``{"step", "loss"}`` (the mean loss of the global batch) to
    ``--progress`` after every step, a JSON-lines file the launcher watches for
    fault injection and which survives a killed process; at the end writes

@@ -42,23 +42,6 @@ def test_nan_on_one_worker_raises_on_both(stops):
     assert stops[0]["NanTensor"] == stops[1]["NanTensor"] == {"steps": stopping_worker.AFTER, "raised": True}
 
 
-def test_stop_together_passes_a_stop_through_on_one_process():
-    import numpy as np
-    from tensorflow import keras
-
-    from modern.distributed.stop_together import StopTogether
-
-    class UserStop(keras.callbacks.Callback):
-        def on_train_batch_end(self, batch, logs=None):
-            self.model.stop_training = int(self.model.optimizer.iterations.numpy()) == 2
-
-    model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)])
-    model.compile("sgd", "mse")
-    callback = StopTogether()
-    model.fit(np.zeros((8, 1)), np.zeros(8), batch_size=1, epochs=2, verbose=0, callbacks=[UserStop(), callback])
-    assert int(model.optimizer.iterations.numpy()) == 2 == callback.stopped_at
-
-
 def test_early_stopping_on_one_worker_stops_both_at_the_same_epoch(stops):
     # epochs of one step; worker 1's val_loss never improves: patience AFTER - 1 steps ends the fit at step AFTER
     assert stops[0]["EarlyStopping"] == stops[1]["EarlyStopping"] == {"steps": stopping_worker.AFTER, "raised": False}
