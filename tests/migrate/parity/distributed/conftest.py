@@ -25,7 +25,8 @@ def faulted_run(tmp_path_factory, mnist):
     return run_distributed(config, mnist, tmp_path_factory.mktemp("distributed") / "run", progress=lambda _: None)
 
 
-ASYNC_STEPS, ASYNC_SAVE_STEPS, ASYNC_KILL_STEP = 24, 6, 6
+ASYNC_STEPS, ASYNC_SAVE_STEPS, ASYNC_KILL_STEP = 48, 12, 6
+"""Long enough that a TF1 worker 1 starting seconds after the chief (which waits for nobody) still joins mid-run."""
 
 
 @pytest.fixture(scope="package")
