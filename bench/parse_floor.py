@@ -12,8 +12,8 @@ collector in the workers, as the report does while it analyses a file.
 Why a script of its own: the floor is timed as a whole subprocess, start-up
 included, like the report. Run as `report_speed.py --parse-only` it also
 imported what only the benchmark needs (`importlib.metadata`, `statistics`,
-`platform`, `json`, `subprocess`, ...: about 40 ms, a fifth of the
-`tensorflow_estimator` floor), which flattered the report's ratio. Here the
+`platform`, `json`, `subprocess`, ...: about 40 ms of CPU, an eighth of the
+`tensorflow_estimator` floor's), which flattered the report's ratio. Here the
 imports are those the work needs: `os`, `ast`, `gc`, the process pool, and
 `argparse` (a command line tool parses its arguments; the report does too).
 """
