@@ -10,6 +10,7 @@ import json
 
 import keras
 import pytest
+import tensorflow as tf
 
 from migrate.parity.distributed.cluster import Fault
 from migrate.parity.distributed.run import DistributedConfig, run_distributed
@@ -58,5 +59,9 @@ def test_two_workers_on_keras3_resume_from_the_backup_and_write_one_set_of_files
     files = modern["files"]
     assert files["checkpoint_steps"] == [0, 3, 6]
     assert files["event_writers"] == ["chief"] and files["worker_temp_dirs_left"] == []
-    assert not (tmp_path / "run" / "modern" / "model" / "backup").exists()  # Keras 3 deletes its backup dir
+    model_dir = tmp_path / "run" / "modern" / "model"
+    assert not (model_dir / "backup").exists()  # Keras 3 deletes its backup dir
+    for index in sorted(model_dir.glob("model.ckpt-*.index")):  # every checkpoint kept loads, tensor by tensor
+        reader = tf.train.load_checkpoint(str(index)[: -len(".index")])
+        assert [reader.get_tensor(name) for name in reader.get_variable_to_shape_map()]
     assert worker["actions"] == [] and {a["callback"] for a in chief["actions"]} >= {"CheckpointSaver", "SummarySaver"}
