@@ -64,14 +64,21 @@ def hook_passes(tree: ast.Module, qualify, mention_lines: frozenset[int] | None 
     found: list[tuple[str, str]] = []
     for scope, function_name in _scopes(tree, mention_lines):
         built: dict[str, list[ast.AST]] | None = None
-        run_names: list[str] | None = None
+        run_names: list[str] = []
+
+        def context(scope=scope, function_name=function_name, run_names=run_names) -> list[str]:
+            """The names that may tell a MonitoredSession's phase: asked for only for a session call,
+            as `_run_names` walks the whole scope."""
+            if not run_names:
+                run_names.append(function_name)
+                run_names.extend(_run_names(scope))
+            return run_names
+
         for node in _walk_scope(scope, mention_lines):
             if not isinstance(node, ast.Call):
                 continue
             for keyword in node.keywords:
-                if keyword.arg == "hooks" and run_names is None:
-                    run_names = _run_names(scope)
-                phase = _phase(node, keyword.arg, [function_name, *(run_names or [])])
+                phase = _phase(node, keyword.arg, context)
                 if phase is None:
                     continue
                 if built is None:
@@ -83,7 +90,8 @@ def hook_passes(tree: ast.Module, qualify, mention_lines: frozenset[int] | None 
     return sorted(set(found))
 
 
-def _phase(call: ast.Call, keyword: str | None, context: list[str]) -> str | None:
+def _phase(call: ast.Call, keyword: str | None, context) -> str | None:
+    """The phase of a call's `keyword=` hook list; `context()` gives the names that may tell a session's."""
     if keyword in KEYWORD_PHASES:
         return KEYWORD_PHASES[keyword]
     if keyword != "hooks":
@@ -93,7 +101,7 @@ def _phase(call: ast.Call, keyword: str | None, context: list[str]) -> str | Non
     if called in CALL_PHASES:
         return CALL_PHASES[called]
     if called in SESSION_CALLS:
-        for name in context:
+        for name in context():
             phase = next((phase for pattern, phase in FUNCTION_PHASES if pattern.search(name)), None)
             if phase is not None:
                 return phase
