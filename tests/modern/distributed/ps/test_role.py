@@ -6,6 +6,11 @@ test_loop.py (the current TensorFlow, TF 2.21 included).
 from __future__ import annotations
 
 import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -58,3 +63,19 @@ def test_the_raw_arrays_round_trip(tmp_path):
     images, labels = write_raw_arrays({"x_train": x, "y_train": y}, tmp_path / "raw")
     assert np.array_equal(np.fromfile(images, np.uint8).reshape(2, 28, 28), x)
     assert np.fromfile(labels, np.int64).tolist() == [3, 7]
+
+
+def test_a_server_whose_port_is_taken_exits_2_naming_the_task(tmp_path):
+    root = Path(__file__).resolve().parents[4]
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        address = f"127.0.0.1:{holder.getsockname()[1]}"
+        cluster = {**CLUSTER, "ps": [address]}
+        env = {**os.environ, **tf_config(cluster, "ps", 0), "TF_CPP_MIN_LOG_LEVEL": "2",
+               "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
+        result = subprocess.run([sys.executable, "-m", "modern.distributed.ps", "--model-dir", str(tmp_path)],
+                                env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2
+    assert f"modern.distributed.ps (ps 0): error: could not start the server of ps 0 at {address}" in result.stderr
+    assert "is the port already taken?" in result.stderr
