@@ -15,7 +15,12 @@ What to do instead:
   (`modern.pipeline.train_dataset(..., start_batch=global_step)` resumes the
   MNIST stream this way);
   `keras.callbacks.BackupAndRestore(save_freq=N)` restores the model and the
-  epoch/step counters, not the iterator;
+  epoch/step counters, not the iterator; it restores inside `fit`, so the
+  step to start from is known only in `on_train_begin`: a generator-fed
+  dataset that reads a value a callback sets there starts at the restored
+  step (`modern/distributed/worker.py`'s `worker_dataset`; reading
+  ``optimizer.iterations`` from the generator itself raced with the first
+  step);
 * in a custom training loop: ``iterator = iter(dataset)`` and
   ``tf.train.Checkpoint(model=model, optimizer=optimizer, iterator=iterator)``
   save and restore the iterator itself, like the hook did (shuffle buffers
