@@ -1,7 +1,7 @@
 """bench.fix_tree's diff check: intended respellings pass, any other change is flagged."""
 from __future__ import annotations
 
-from bench.fix_tree import unintended_lines
+from bench.fix_tree import unexplained_findings, unintended_lines
 
 GOOD = """\
 --- a/x.py
@@ -44,3 +44,11 @@ def test_an_absl_import_widened_by_the_fix_is_intended() -> None:
     assert unintended_lines(diff) == []
     assert unintended_lines("@@ -1 +1 @@\n-from absl import flags, logging\n+from absl import app, flags\n") == [
         "-from absl import flags, logging"]
+
+
+def test_a_use_left_as_is_explains_its_finding_on_a_shifted_line() -> None:
+    """The fix reports line 313 of the file it read; after `from absl import logging` was added it is line 314."""
+    declined = [{"path": "m.py", "line": "313", "code": "TFM503", "spelling": "tf.logging.set_verbosity", "reason": "…"}]
+    finding = {"path": "m.py", "line": 314, "code": "TFM503", "message": "`tf.logging.set_verbosity` is removed in TF2"}
+    assert unexplained_findings([finding], declined) == []
+    assert unexplained_findings([finding, dict(finding, line=400)], declined) == [dict(finding, line=400)]

@@ -139,7 +139,11 @@ def forward(pair: Pair, params: dict, seed: int, config, features, checkpoint: s
                          tf.compat.v1.tables_initializer()])
             tf.compat.v1.train.Saver(restorable).restore(session, checkpoint)
             feed = dict(zip(tf.nest.flatten(placeholders), tf.nest.flatten(features)))
-            outputs, inputs = session.run((spec.predictions, layer_inputs(tf.compat.v1.trainable_variables())), feed_dict=feed)
+            outputs = session.run(spec.predictions, feed_dict=feed)
+            try:  # only a diagnosis for a failed forward stage: a graph it cannot fetch from must not stop the run
+                inputs = session.run(layer_inputs(tf.compat.v1.trainable_variables()), feed_dict=feed)
+            except (tf.errors.OpError, ValueError, TypeError):
+                inputs = {}
     return {"outputs": outputs, "layer_inputs": {name: value[:LAYER_INPUT_ROWS] for name, value in inputs.items()}}
 
 
