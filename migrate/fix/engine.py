@@ -498,6 +498,26 @@ class _NameCollector(cst.CSTVisitor):
 class _Rewriter(cst.CSTTransformer):
     def __init__(self, plan: _Plan) -> None:
         self.plan = plan
+        self._orphan_lines: tuple[cst.EmptyLine, ...] = ()
+        """Blank lines above a statement the fix removed, for the next statement of the same block."""
+        self._adopted: dict[cst.CSTNode, tuple[cst.EmptyLine, ...]] = {}
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if self._orphan_lines and isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            self._adopted[node], self._orphan_lines = self._orphan_lines, ()
+        return super().on_visit(node)
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):
+        if isinstance(original_node, (cst.IndentedBlock, cst.Module)):
+            self._orphan_lines = ()  # the removed statement was the block's last: its blank lines go with it
+        result = super().on_leave(original_node, updated_node)
+        adopted = self._adopted.pop(original_node, None)
+        if adopted and isinstance(result, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            own = tuple(result.leading_lines)
+            blank = all(line.comment is None for line in own)
+            merged = max(adopted, own, key=len) if blank else (*adopted, *own)
+            result = result.with_changes(leading_lines=merged)
+        return result
 
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
         replacement = self.plan.replace.get(original_node)
@@ -530,6 +550,7 @@ class _Rewriter(cst.CSTTransformer):
             return updated_node.with_changes(body=_semicolons(added))
         if any(line.comment is not None for line in original_node.leading_lines) or original_node.trailing_whitespace.comment:
             return updated_node.with_changes(body=[cst.Pass()])
+        self._orphan_lines = tuple(original_node.leading_lines)
         return cst.RemoveFromParent()
 
     def leave_SimpleStatementSuite(

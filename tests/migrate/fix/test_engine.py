@@ -296,6 +296,35 @@ CASES = [
         """,
         id="tf.flags.X below flags = tf.flags uses that binding, not a second import",
     ),
+    pytest.param(
+        # tensor2tensor models/video/nfg_interpolate.py: the binding repeats an absl import and goes away.
+        """\
+        from absl import flags
+        import tensorflow as tf
+
+        flags.DEFINE_bool("decode_in_memory", False, "Decode in memory.")
+
+        flags = tf.flags
+        FLAGS = flags.FLAGS
+
+
+        def main(_):
+            pass
+        """,
+        """\
+        from absl import flags
+        import tensorflow as tf
+
+        flags.DEFINE_bool("decode_in_memory", False, "Decode in memory.")
+
+        FLAGS = flags.FLAGS
+
+
+        def main(_):
+            pass
+        """,
+        id="a removed duplicate binding leaves its blank lines to the next statement",
+    ),
 ]
 
 
