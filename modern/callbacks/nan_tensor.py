@@ -112,6 +112,9 @@ class NanTensor(keras.callbacks.Callback):
         self.fail_on_nan_loss = fail_on_nan_loss
         self.logger = logger or logging.getLogger("tensorflow")
         self.detect_inf = detect_inf
+        # Keras 2 / tf-keras: take the logs as tensors and convert only the loss, instead of having
+        # Keras convert every log to numpy on every step for this callback (Keras 3 ignores the flag).
+        self._supports_tf_logs = True
 
     def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
         logs = logs or {}
