@@ -63,3 +63,27 @@ def test_steps_not_a_multiple_of_steps_per_execution_is_a_usage_error(capsys):
 def test_a_missing_environment_is_a_clear_error(tmp_path):
     with pytest.raises(SystemExit, match="is missing; run `python3 dev.py test`"):
         interleaved.main(["--venv-root", str(tmp_path), "--quick"])
+
+
+def _payload(round_loads: list[float]) -> dict:
+    return {
+        "load_average": {"before": [1.0], "after": [1.0], "rounds": round_loads},
+        "machine": {"cpus": 2},
+        "cpu_ms_per_step": {"keras_3, oneDNN on": {"process_ms": 28.0},
+                            "legacy_estimator, oneDNN on": {"process_ms": 26.6}},
+    }
+
+
+@pytest.mark.parametrize(
+    ("round_loads", "expected"),
+    [
+        pytest.param([1.2, 1.9], "**met**", id="quiet machine: the steps/s verdict"),
+        pytest.param([1.2, 9.5], "**not judged** — the load average reached 9.5 on 2 CPUs", id="busy machine"),
+    ],
+)
+def test_a_target_is_judged_on_steps_per_second_only_on_a_quiet_machine(round_loads, expected):
+    name = "keras_3, oneDNN on >= 0.95x legacy_estimator, oneDNN on"
+    line = interleaved.target_verdict(name, True, _payload(round_loads))
+    assert expected in line
+    if "not judged" in expected:
+        assert "CPU ms per step it is 0.95x (26.6 / 28.0)" in line
