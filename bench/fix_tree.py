@@ -50,6 +50,8 @@ def unintended_lines(diff: str) -> list[str]:
     problems: list[str] = []
     removed: list[str] = []
     added: list[str] = []
+    in_file: set[str] = set()
+    """Names an absl import binds anywhere in the file's new text (a duplicate `flags = tf.flags` goes away)."""
 
     def flush() -> None:
         kept_added = [line for line in added if not line.lstrip().startswith("from absl import ")]
@@ -58,13 +60,23 @@ def unintended_lines(diff: str) -> list[str]:
             line for line in removed
             if not _is_moved_import(line) and _alias_target(line) not in bound
             and not (_absl_bound_names(line) and set(_absl_bound_names(line)) <= bound)  # merged into a wider absl import
+            and not (_alias_target(line) in in_file and _MOVED.search(line.partition("=")[2]) and not kept_added)
         ]
         if [_respelled(line) for line in kept_removed] != [_respelled(line) for line in kept_added]:
             problems.extend(["-" + line for line in kept_removed] + ["+" + line for line in kept_added])
         removed.clear()
         added.clear()
 
-    for line in diff.splitlines():
+    sections = re.split(r"(?m)^(?=--- )", diff)
+    for section in sections:
+        in_file.clear()
+        in_file.update(name for line in section.splitlines() if line[:1] in (" ", "+") for name in _absl_bound_names(line[1:]))
+        _scan(section, removed, added, flush)
+    return problems
+
+
+def _scan(section: str, removed: list[str], added: list[str], flush) -> None:
+    for line in section.splitlines():
         if line.startswith(("---", "+++")):
             continue
         if line.startswith("-"):
@@ -74,7 +86,6 @@ def unintended_lines(diff: str) -> list[str]:
         else:
             flush()
     flush()
-    return problems
 
 
 def _respelled(line: str) -> str:

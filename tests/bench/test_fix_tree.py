@@ -52,3 +52,11 @@ def test_a_use_left_as_is_explains_its_finding_on_a_shifted_line() -> None:
     finding = {"path": "m.py", "line": 314, "code": "TFM503", "message": "`tf.logging.set_verbosity` is removed in TF2"}
     assert unexplained_findings([finding], declined) == []
     assert unexplained_findings([finding, dict(finding, line=400)], declined) == [dict(finding, line=400)]
+
+
+def test_a_binding_that_repeats_an_absl_import_may_go_away() -> None:
+    """tensor2tensor's nfg_interpolate.py: `from absl import flags` at the top, `flags = tf.flags` further down."""
+    diff = ("--- a/n.py\n+++ b/n.py\n@@ -1,2 +1,2 @@\n-from absl import flags\n+from absl import app, flags\n import os\n"
+            "@@ -40,3 +40,2 @@\n \n-flags = tf.flags\n FLAGS = flags.FLAGS\n")
+    assert unintended_lines(diff) == []
+    assert unintended_lines(diff.replace("import app, flags", "import app")) == ["-from absl import flags", "-flags = tf.flags"]
