@@ -34,8 +34,10 @@ coordinator reschedules them on the other workers and re-creates the
 per-worker dataset on the worker when it comes back. A closure whose update
 reached the ps just before its worker died runs again elsewhere: one update
 too many (measured: 1 in a 600-step run with a kill), which the loop's own
-update count includes, so the windows after it end one step later. A ps that dies is fatal
-(the coordinator raises; restart from the last checkpoint).
+update count includes, so the windows after it end one step later. A step
+that finished on a worker killed before its loss was fetched keeps its update
+but loses its loss (`fetch_if_alive`; seen once in a suite run). A ps that
+dies is fatal (the coordinator raises; restart from the last checkpoint).
 
 The order in which workers read and update the ps variables is not
 deterministic, so two runs are comparable statistically (accuracy), not step
@@ -44,12 +46,32 @@ by step; a step's loss is the loss of the i-th scheduled batch.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import tensorflow as tf
 
 LossFn = Callable[[tf.Tensor, tf.Tensor], tf.Tensor]
+
+
+def fetch_if_alive(remote: Any, step: int) -> tuple[float, int] | None:
+    """A finished step's (loss, worker) — or None when the worker holding it died before the coordinator read it.
+
+    A `RemoteValue` stays on the worker that ran the closure until `fetch`
+    copies it; if that worker is killed in between, the update is already on
+    the ps but its loss is gone (`UnavailableError`). Training goes on: the
+    step is counted by the update counter, only its loss is missing from the
+    progress file and the callbacks' replay. A dead ps is not hidden by this:
+    the `coordinator.join()` after the window raises it.
+    """
+    try:
+        loss, who = remote.fetch()
+    except tf.errors.UnavailableError:
+        print(f"step {step}: its worker died before its loss was read; the update is on the ps, the loss is not "
+              "recorded", file=sys.stderr, flush=True)
+        return None
+    return float(loss), int(who)
 
 
 def window_for(*intervals: int | None) -> int:
@@ -131,10 +153,12 @@ def train(
         remote_losses = [coordinator.schedule(train_step, args=(iterator,)) for _ in range(window)]
         losses = []
         for offset, remote in enumerate(remote_losses):
-            loss, who = remote.fetch()
-            losses.append(float(loss))
+            fetched = fetch_if_alive(remote, step + offset + 1)
+            if fetched is None:
+                continue
+            losses.append(fetched[0])
             if on_step is not None:
-                on_step(step + offset + 1, losses[-1], int(who))
+                on_step(step + offset + 1, losses[-1], fetched[1])
         coordinator.join()
         step = int(applied.numpy())
         iterations.assign(step)  # the true update count, for the callbacks and the checkpoint
