@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 
 from legacy.distributed.role import RoleError, batch_indices
-from migrate.core.tf_config import TfConfigError, read_tf_config
+from migrate.core.tf_config import TfConfigError, read_tf_config, require_roles, require_task_in_cluster, task_name
 
 TRAINING_ROLES = ("chief", "ps")
 """What the training cluster must have; ``worker`` tasks are optional, ``evaluator`` is outside the cluster."""
@@ -63,14 +63,10 @@ def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, li
     """(task type, index, training cluster) from ``TF_CONFIG``, with a clear error for what is missing."""
     try:
         cluster, task_type, index = read_tf_config(environ)
+        require_roles(cluster, TRAINING_ROLES,
+                      "train_and_evaluate with a parameter server needs one chief and at least one ps.")
     except TfConfigError as error:
         raise RoleError(str(error)) from error
-    missing = [role for role in TRAINING_ROLES if not cluster.get(role)]
-    if missing:
-        raise RoleError(
-            f"TF_CONFIG's cluster has no {' and no '.join(repr(role) for role in missing)} role (it has "
-            f"{sorted(cluster)}); train_and_evaluate with a parameter server needs one chief and at least one ps."
-        )
     if len(cluster["chief"]) != 1:
         raise RoleError(f"TF_CONFIG's cluster has {len(cluster['chief'])} chiefs; it must have exactly one.")
     if task_type not in TASK_TYPES:
@@ -78,8 +74,11 @@ def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, li
     if task_type == "evaluator":
         if index != 0:
             raise RoleError(f"TF_CONFIG's task evaluator:{index}: there is one evaluator, evaluator:0.")
-    elif not 0 <= index < len(cluster.get(task_type, [])):
-        raise RoleError(f"TF_CONFIG's task {task_type}:{index} is not in the cluster {json.dumps(cluster)}.")
+    else:
+        try:
+            require_task_in_cluster(cluster, task_type, index, TASK_TYPES)
+        except TfConfigError as error:
+            raise RoleError(str(error)) from error
     return task_type, index, {role: cluster[role] for role in ("chief", "worker", "ps") if cluster.get(role)}
 
 
@@ -388,20 +387,12 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     return 0
 
 
-def _task_name(tf_config: str) -> str:
-    try:
-        task = json.loads(tf_config)["task"]
-        return f"{task['type']} {task['index']}"
-    except (ValueError, KeyError, TypeError):
-        return "unknown task"
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return run(args, dict(os.environ))
     except RoleError as error:
-        print(f"legacy.distributed.estimator ({_task_name(os.environ.get('TF_CONFIG', ''))}): error: {error}",
+        print(f"legacy.distributed.estimator ({task_name(os.environ)}): error: {error}",
               file=sys.stderr)
         return 2
 

@@ -60,7 +60,7 @@ from typing import Any
 
 import numpy as np
 
-from migrate.core.tf_config import TfConfigError, read_tf_config
+from migrate.core.tf_config import TfConfigError, read_tf_config, require_roles, require_task_in_cluster, task_name
 
 ROLES = ("ps", "worker")
 REPLICATIONS = ("sync", "async")
@@ -74,16 +74,10 @@ def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, li
     """(task type, index, cluster) from ``TF_CONFIG``, with a clear error for what is missing."""
     try:
         cluster, task_type, index = read_tf_config(environ)
+        require_roles(cluster, ROLES, "between-graph training needs at least one ps and one worker.")
+        require_task_in_cluster(cluster, task_type, index, ROLES)
     except TfConfigError as error:
         raise RoleError(str(error)) from error
-    missing = [role for role in ROLES if not cluster.get(role)]
-    if missing:
-        raise RoleError(
-            f"TF_CONFIG's cluster has no {' and no '.join(repr(role) for role in missing)} role "
-            f"(it has {sorted(cluster)}); between-graph training needs at least one ps and one worker."
-        )
-    if task_type not in ROLES or not 0 <= index < len(cluster[task_type]):
-        raise RoleError(f"TF_CONFIG's task {task_type}:{index} is not in the cluster {json.dumps(cluster)}.")
     return task_type, index, cluster
 
 
@@ -351,18 +345,10 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     return 0
 
 
-def _task_name(tf_config: str) -> str:
-    try:
-        task = json.loads(tf_config)["task"]
-        return f"{task['type']} {task['index']}"
-    except (ValueError, KeyError, TypeError):
-        return "unknown task"
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return run(args, dict(os.environ))
     except RoleError as error:
-        print(f"legacy.distributed ({_task_name(os.environ.get('TF_CONFIG', ''))}): error: {error}", file=sys.stderr)
+        print(f"legacy.distributed ({task_name(os.environ)}): error: {error}", file=sys.stderr)
         return 2

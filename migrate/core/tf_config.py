@@ -1,13 +1,15 @@
 """Reading ``TF_CONFIG``: the cluster spec and this process's task, shared by both distributed sides.
 
 Each side then checks the roles it needs (the TF1 cluster a ps and workers,
-MultiWorkerMirroredStrategy workers only); this module only turns the
-environment variable into data, with a message that says what was wrong.
+ParameterServerStrategy a chief too, MultiWorkerMirroredStrategy workers
+only) with `require_roles` and `require_task_in_cluster`, so every role
+process words a bad ``TF_CONFIG`` the same way; `task_name` names the task in
+their error lines.
 """
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 
 class TfConfigError(Exception):
@@ -25,3 +27,28 @@ def read_tf_config(environ: Mapping[str, str]) -> tuple[dict[str, list[str]], st
         return cluster, task["type"], int(task["index"])
     except (ValueError, KeyError, TypeError) as error:
         raise TfConfigError(f"TF_CONFIG {text!r} is not a cluster spec with a task ({error!r}).") from error
+
+
+def require_roles(cluster: Mapping[str, list[str]], roles: Sequence[str], needs: str) -> None:
+    """Raise `TfConfigError` naming every role of `roles` the cluster lacks; `needs` says why they are needed."""
+    missing = [role for role in roles if not cluster.get(role)]
+    if missing:
+        raise TfConfigError(
+            f"TF_CONFIG's cluster has no {' and no '.join(repr(role) for role in missing)} role "
+            f"(it has {sorted(cluster)}); {needs}"
+        )
+
+
+def require_task_in_cluster(cluster: Mapping[str, list[str]], task_type: str, index: int, roles: Sequence[str]) -> None:
+    """Raise `TfConfigError` unless this process's task is one of `roles` and its index exists in the cluster."""
+    if task_type not in roles or not 0 <= index < len(cluster.get(task_type, [])):
+        raise TfConfigError(f"TF_CONFIG's task {task_type}:{index} is not in the cluster {json.dumps(cluster)}.")
+
+
+def task_name(environ: Mapping[str, str]) -> str:
+    """``"worker 1"`` for error messages: this process's task as ``TF_CONFIG`` names it, or ``"unknown task"``."""
+    try:
+        task = json.loads(environ.get("TF_CONFIG", ""))["task"]
+        return f"{task['type']} {task['index']}"
+    except (ValueError, KeyError, TypeError):
+        return "unknown task"

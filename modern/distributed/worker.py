@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from migrate.core.tf_config import TfConfigError, read_tf_config
+from migrate.core.tf_config import TfConfigError, read_tf_config, task_name
 
 
 class RoleError(Exception):
@@ -248,14 +248,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run(args, dict(os.environ))
     except RoleError as error:
-        task = os.environ.get("TF_CONFIG", "")
-        print(f"modern.distributed ({_task_name(task)}): error: {error}", file=sys.stderr)
+        print(f"modern.distributed ({task_name(os.environ)}): error: {error}", file=sys.stderr)
         return 2
-
-
-def _task_name(tf_config: str) -> str:
-    try:
-        task = json.loads(tf_config)["task"]
-        return f"{task['type']} {task['index']}"
-    except (ValueError, KeyError, TypeError):
-        return "unknown task"
