@@ -5,6 +5,7 @@ import ast
 from pathlib import Path
 
 import numpy as np
+import pytest
 from tensorflow import keras
 
 from modern.distributed.stop_together import StopTogether
@@ -22,20 +23,24 @@ def test_stop_together_passes_a_stop_through_on_one_process():
     assert int(model.optimizer.iterations.numpy()) == 2 == callback.stopped_at
 
 
-def test_every_stand_alone_copy_of_the_cross_worker_vote_is_the_same_as_this_one():
-    """`_any_worker` is copied into each callback file that stops training (so each file can be copied alone);
-    the copies must not drift from `modern/distributed/stop_together.py`'s."""
+
+def function_source(path: Path, name: str) -> str | None:
+    source = path.read_text(encoding="utf-8")
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            return ast.get_source_segment(source, node)
+    return None
+
+
+@pytest.mark.parametrize(("name", "reference", "at_least"), [
+    ("_any_worker", "distributed/stop_together.py", 4),
+    ("global_step", "callbacks/checkpoint_saver.py", 2),
+])
+def test_every_stand_alone_copy_of_a_shared_helper_is_the_same_as_the_reference(name, reference, at_least):
+    """Helpers copied into callback files (so each file can be copied alone) must not drift from the reference."""
     modern = Path(__file__).resolve().parents[3] / "modern"
-
-    def vote_source(path: Path) -> str | None:
-        source = path.read_text(encoding="utf-8")
-        for node in ast.parse(source).body:
-            if isinstance(node, ast.FunctionDef) and node.name == "_any_worker":
-                return ast.get_source_segment(source, node)
-        return None
-
-    reference = vote_source(modern / "distributed" / "stop_together.py")
-    copies = {path.name: vote_source(path) for path in sorted(modern.rglob("*.py"))}
-    copies = {name: text for name, text in copies.items() if text is not None and name != "stop_together.py"}
-    assert len(copies) >= 4, copies.keys()
-    assert {name: text == reference for name, text in copies.items()} == dict.fromkeys(copies, True)
+    expected = function_source(modern / reference, name)
+    copies = {str(path.relative_to(modern)): function_source(path, name) for path in sorted(modern.rglob("*.py"))}
+    copies = {where: text for where, text in copies.items() if text is not None and where != reference}
+    assert len(copies) >= at_least, sorted(copies)
+    assert {where: text == expected for where, text in copies.items()} == dict.fromkeys(copies, True)
