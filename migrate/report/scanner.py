@@ -18,6 +18,7 @@ from typing import TextIO
 
 from migrate.report.analysis import analyse_file
 from migrate.report.api_tree import api_tree
+from migrate.report.collector import paused
 from migrate.report.equivalents import equivalents
 from migrate.report.hierarchy import HookClass, HookInstantiation, find_hook_instantiations, find_hooks
 from migrate.report.model import FileResult, Finding
@@ -80,6 +81,12 @@ class Report:
 
 
 def scan(paths: Sequence[str], options: ScanOptions = ScanOptions()) -> Report:
+    """Scan `paths` with the garbage collector paused (see `migrate.report.collector`)."""
+    with paused():
+        return _scan(paths, options)
+
+
+def _scan(paths: Sequence[str], options: ScanOptions) -> Report:
     started = time.perf_counter()
     rules = load_rules()
     hook_map = equivalents(options.callbacks_dir)  # loaded before workers fork, so they inherit it
