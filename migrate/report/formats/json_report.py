@@ -1,11 +1,11 @@
 """Machine-readable JSON: summary, findings, hooks, skipped files."""
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 import migrate
 from migrate.report.formats import register_format
+from migrate.report.formats.common import indented_json
 
 if TYPE_CHECKING:
     from migrate.report.scanner import Report
@@ -71,4 +71,4 @@ def as_dict(report: Report) -> dict:
 
 @register_format("json")
 def render(report: Report) -> str:
-    return json.dumps(as_dict(report), indent=2, ensure_ascii=False) + "\n"
+    return indented_json(as_dict(report)) + "\n"

@@ -5,13 +5,13 @@ Notebook findings carry their cell in the message and in `properties.cell`
 """
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import migrate
 from migrate.report.formats import register_format
+from migrate.report.formats.common import indented_json
 
 if TYPE_CHECKING:
     from migrate.report.scanner import Report
@@ -80,4 +80,4 @@ def as_sarif(report: Report) -> dict:
 
 @register_format("sarif")
 def render(report: Report) -> str:
-    return json.dumps(as_sarif(report), indent=2, ensure_ascii=False) + "\n"
+    return indented_json(as_sarif(report)) + "\n"

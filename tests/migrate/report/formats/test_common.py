@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from migrate.report.formats.common import indented_json
+from migrate.report.formats.json_report import as_dict
+
+VALUES = [
+    {},
+    [],
+    "text",
+    3,
+    None,
+    {"empty": {}, "none": [], "nested": [[]], "tuple": (1, (2, ()), [])},
+    [1, "é", None, True, False, 1.5, -0.0, 1e300],
+    {"quotes": 's\n"q"\\', "unicode": "\u2028 emoji 😀 \x00 \x1f", "nan": float("nan"), "inf": [float("inf"), float("-inf")]},
+    {1: "int key", None: "null key", True: "bool key", 2.5: "float key"},
+    [{"a": [1, {"b": [None, {"c": {}}]}]}, {"flat": 1, "also": "flat"}],
+]
+
+
+@pytest.mark.parametrize("value", VALUES, ids=range(len(VALUES)))
+def test_indented_json_is_json_dumps_with_indent_2_byte_for_byte(value) -> None:
+    assert indented_json(value) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def test_a_whole_report_renders_as_json_dumps_would(sample_report) -> None:
+    document = as_dict(sample_report)
+    assert document["findings"] and document["hooks"]
+    assert indented_json(document) == json.dumps(document, indent=2, ensure_ascii=False)
+
+
+def test_without_the_c_encoder_it_is_json_dumps(monkeypatch) -> None:
+    monkeypatch.setattr(json.encoder, "c_make_encoder", None)
+    value = {"a": [{"b": 1}], "c": "d"}
+    assert indented_json(value) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("value", [{"x": object()}, {object(): 1}, [{"x": {1, 2}}]])
+def test_what_json_cannot_encode_raises_type_error(value) -> None:
+    with pytest.raises(TypeError):
+        indented_json(value)
