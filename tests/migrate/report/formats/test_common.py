@@ -16,7 +16,7 @@ VALUES = [
     {"empty": {}, "none": [], "nested": [[]], "tuple": (1, (2, ()), [])},
     [1, "é", None, True, False, 1.5, -0.0, 1e300],
     {"quotes": 's\n"q"\\', "unicode": "\u2028 emoji 😀 \x00 \x1f", "nan": float("nan"), "inf": [float("inf"), float("-inf")]},
-    {1: "int key", None: "null key", True: "bool key", 2.5: "float key"},
+    {3: "int key", None: "null key", True: "bool key", 2.5: "float key"},
     [{"a": [1, {"b": [None, {"c": {}}]}]}, {"flat": 1, "also": "flat"}],
 ]
 
