@@ -41,6 +41,26 @@ def test_declared_latin1_encoding_is_honoured(write, run_scan) -> None:
     assert not report.skipped and [finding.line for finding in report.findings] == [4]
 
 
+@pytest.mark.parametrize(
+    ("content", "finding_line"),
+    [
+        (b"#!/usr/bin/env python\n# vim: set fileencoding=latin-1 :\nimport tensorflow as tf\nname = '\xe9'\ntf.Session()\n", 5),
+        (b"\xef\xbb\xbfimport tensorflow as tf\nname = '\xc3\xa9'\ntf.Session()\n", 3),
+        (b"import tensorflow as tf\nname = '\xc3\xa9'  # no cookie: UTF-8\ntf.Session()\n", 3),
+    ],
+    ids=["cookie-on-line-2", "utf-8-bom", "utf-8-without-cookie"],
+)
+def test_encodings_are_read_as_python_reads_them(content: bytes, finding_line: int, write, run_scan) -> None:
+    report = run_scan(write("encoded.py", content))
+    assert not report.skipped and [finding.line for finding in report.findings] == [finding_line]
+
+
+def test_a_cookie_after_line_2_does_not_count(write, run_scan) -> None:
+    path = write("late.py", b"import tensorflow as tf\n\n# -*- coding: latin-1 -*-\nname = '\xe9'\n")
+    (skipped,) = run_scan(path).skipped
+    assert skipped.skipped.startswith("not valid utf-8 text (byte 0xe9")
+
+
 def test_huge_file_is_skipped_by_the_size_cap(write, run_scan, tmp_path: Path) -> None:
     write("big.py", GOOD + "x = 1\n" * 200)
     report = run_scan(tmp_path, max_bytes=100)
