@@ -401,28 +401,42 @@ def _references(chains: list[tuple[ast.AST, ast.Call | None]], aliases: AliasTab
     history = aliases.history
     simple = {name: bindings[0] for name, bindings in history.items() if len(bindings) == 1 and bindings[0].scope is None}
     flaggable: dict[int, bool] = {}
+    Attribute = ast.Attribute
+    binding_of = aliases.binding
     for node, call in chains:
-        parts = dotted_parts(node)
-        if parts is None:
+        attributes = []
+        base = node
+        while type(base) is Attribute:
+            attributes.append(base.attr)
+            base = base.value
+        if type(base) is not ast.Name:
             continue
-        binding = simple.get(parts[0]) or aliases.binding(parts[0], node.lineno, node.col_offset)
+        root = base.id
+        binding = simple.get(root) or binding_of(root, node.lineno, node.col_offset)
         if binding is None:
             continue
-        if binding.value is None:
+        value = binding.value
+        if value is None:
             if binding.origin is not None:
                 uses.append((binding, None))
             continue
-        resolved = _resolve(".".join([binding.value, *parts[1:]]))
+        if attributes:
+            attributes.reverse()
+            path = ".".join(attributes)
+            resolved = _resolve(f"{value}.{path}")
+        else:
+            path = ""
+            resolved = _resolve(value)
         reference = None
         if resolved is not None:
             name, checks = resolved
-            reference = Reference(node, name, ".".join(parts), call)
+            reference = Reference(node, name, f"{root}.{path}" if path else root, call)
             references.append((reference, checks))
         if binding.node is not None and node is not binding.node:
             key = id(binding)
             foldable = flaggable.get(key)
             if foldable is None:  # only a binding whose own name some rule is about can be flagged
-                foldable = flaggable[key] = _resolve(binding.value) is not None
+                foldable = flaggable[key] = _resolve(value) is not None
             if foldable:
                 uses.append((binding, reference))
     return references, uses
