@@ -172,10 +172,22 @@ def analyse_tree(
         classes: dict[str, str] = {}
         for node, qualname in statements.classes:
             classes.setdefault(node.name, qualname)
-        mentions = frozenset(text.count("\n", 0, match.start()) + 1 for match in MENTION.finditer(text))
+        mentions = _matching_lines(MENTION, text)
         result.hook_passes = hook_passes(tree, lambda node: _qualified_class(node, aliases, result.module, classes), mentions)
     if "migrate:" in text:
         result.suppressions = _suppressions(text, locate)
+
+
+def _matching_lines(pattern: re.Pattern[str], text: str) -> frozenset[int]:
+    """The numbers of the lines where `pattern` matches, counting newlines once through the text
+    (counting from the start for each match cost 3 ms on `tensorflow_estimator`)."""
+    lines = set()
+    line, position = 1, 0
+    for match in pattern.finditer(text):
+        line += text.count("\n", position, match.start())
+        position = match.start()
+        lines.add(line)
+    return frozenset(lines)
 
 
 def _fold_uses(result: FileResult, flagged: dict[int, list[int]], produced: dict[int, list[int]], uses: list) -> None:

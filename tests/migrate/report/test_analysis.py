@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from migrate.report.analysis import _statements
+from migrate.report.analysis import _matching_lines, _statements
 from migrate.report.classes import iter_classes
+from migrate.report.phases import MENTION
 
 
 @pytest.mark.parametrize(
@@ -100,3 +101,9 @@ def test_the_statement_pre_pass_finds_the_classes_iter_classes_finds() -> None:
 def test_wrapper_returns(source: str, found: list[str], write, run_scan) -> None:
     report = run_scan(write("wrappers.py", source))
     assert [finding.code for finding in report.findings if finding.line == source.count("\n")] == found
+
+
+def test_matching_lines_numbers_each_line_a_pattern_matches_once() -> None:
+    text = "a = 1\nrun(hooks = [h])\n\nx(hooks=[a]); y(training_hooks =[b])\nhooks\n=\n"
+    assert _matching_lines(MENTION, text) == {2, 4, 5}
+    assert _matching_lines(MENTION, "no mention\n") == frozenset()
