@@ -224,39 +224,26 @@ def build_alias_table(
     for node in chains:
         if _root(node.value) in tracked:
             events.append((_end(node), 1, node))
-    name_type, assign_type = ast.Name, ast.Assign
-    unpacking = (ast.Tuple, ast.List, ast.Starred)
-    assigned = {
-        target.id if type(target) is name_type else ("*" if type(target) in unpacking else "")
-        for node in others for target in (node.targets if type(node) is assign_type else (node.target,))
-    }
-    for node in others if not assigned.isdisjoint(tracked) or "*" in assigned else ():
+    name_type, assign_type, attribute_type, subscript_type = ast.Name, ast.Assign, ast.Attribute, ast.Subscript
+    for node in others:
         for target in node.targets if type(node) is assign_type else (node.target,):
-            if type(target) is name_type:
+            kind = type(target)
+            if kind is name_type:
                 if target.id in tracked:
                     events.append((_end(node), 2, (target.id, scopes.get(id(node)))))
-            elif type(target) is not ast.Attribute and type(target) is not ast.Subscript:
+            elif kind is not attribute_type and kind is not subscript_type:
                 for name in _bound_names(target):
                     if name in tracked:
                         events.append((_end(node), 2, (name, scopes.get(id(node)))))
-    functions = []
     for name, line, column, scope in rebindings:
-        if type(name) is not str:
-            functions.append((name, line, column, scope))
-        elif name in tracked:
-            events.append(((line, column), 2, (name, scope)))
-    signatures = [function.args for function, *_ in functions]
-    parameters = {argument.arg for arguments in signatures for argument in arguments.args}
-    parameters.update(argument.arg for arguments in signatures if arguments.kwonlyargs for argument in arguments.kwonlyargs)
-    parameters.update(argument.arg for arguments in signatures if arguments.posonlyargs for argument in arguments.posonlyargs)
-    parameters.update(arguments.vararg.arg for arguments in signatures if arguments.vararg is not None)
-    parameters.update(arguments.kwarg.arg for arguments in signatures if arguments.kwarg is not None)
-    if not parameters.isdisjoint(tracked):
-        for function, line, column, scope in functions:  # its parameters re-bind names inside it
-            arguments = function.args
-            for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg):
-                if argument is not None and argument.arg in tracked:
-                    events.append(((line, column), 2, (argument.arg, scope)))
+        if type(name) is str:
+            if name in tracked:
+                events.append(((line, column), 2, (name, scope)))
+            continue
+        arguments = name.args  # a function: its parameters re-bind names inside it
+        for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg):
+            if argument is not None and argument.arg in tracked:
+                events.append(((line, column), 2, (argument.arg, scope)))
     events.sort(key=lambda event: event[0])
     for (line, column), kind, item in events:
         if kind == 0:
