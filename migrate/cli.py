@@ -11,13 +11,13 @@ from __future__ import annotations
 import atexit
 import gc
 import importlib
-import pkgutil
 import sys
 from collections.abc import Iterable, Sequence
 
 import migrate
 import migrate.commands
 from migrate.core.cli import Command, Program, run_commands
+from migrate.core.plugins import module_names
 
 PROGRAM = Program(
     prog="migrate",
@@ -29,8 +29,8 @@ PROGRAM = Program(
 def discover_commands() -> dict[str, Command]:
     """Import every module of `migrate.commands` and collect its `COMMAND`."""
     commands: dict[str, Command] = {}
-    for module_info in pkgutil.iter_modules(migrate.commands.__path__):
-        module = importlib.import_module(f"migrate.commands.{module_info.name}")
+    for name in module_names(migrate.commands.__path__):
+        module = importlib.import_module(f"migrate.commands.{name}")
         command = getattr(module, "COMMAND", None)
         if isinstance(command, Command):
             commands[command.name] = command
@@ -48,7 +48,7 @@ def commands_for(argv: Sequence[str] | None) -> Iterable[Command]:
     args = sys.argv[1:] if argv is None else argv
     if args and not args[0].startswith("-"):
         module = args[0].replace("-", "_")
-        if any(info.name == module for info in pkgutil.iter_modules(migrate.commands.__path__)):
+        if module in module_names(migrate.commands.__path__):
             command = getattr(importlib.import_module(f"migrate.commands.{module}"), "COMMAND", None)
             if isinstance(command, Command) and command.name == args[0]:
                 return [command]

@@ -19,7 +19,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -28,8 +28,7 @@ EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
     """A subcommand: its name, one-line help, argument setup and runner."""
 
     name: str
@@ -47,8 +46,7 @@ class CommandFailed(Exception):
     """The command ran and found a problem (e.g. the loss became NaN); exit code 1."""
 
 
-@dataclass(frozen=True)
-class Program:
+class Program(NamedTuple):
     """How a program introduces itself: `prog` in usage lines and messages, and its description."""
 
     prog: str

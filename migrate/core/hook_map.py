@@ -22,8 +22,8 @@ from __future__ import annotations
 import ast
 import importlib.util
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 METADATA_NAME = "TF1_EQUIVALENT"
 _METADATA_LINE = re.compile(rf"^{METADATA_NAME}\s*(?::[^=\n]*)?=", re.MULTILINE)
@@ -31,8 +31,7 @@ _NEXT_TOP_LEVEL = re.compile(r"^[^\s)\]}]", re.MULTILINE)
 REQUIRED_KEYS = ("hooks", "callback", "methods", "differences")
 
 
-@dataclass(frozen=True)
-class HookEquivalent:
+class HookEquivalent(NamedTuple):
     hook: str
     callback: str | None
     path: str

@@ -12,11 +12,11 @@ Standard library only: the report imports this module, LibCST is imported by
 """
 from __future__ import annotations
 
-import importlib
-import pkgutil
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, NamedTuple
+
+from migrate.core.plugins import import_all
 
 if TYPE_CHECKING:
     from migrate.fix.engine import Use
@@ -29,8 +29,7 @@ def any_use(use: Use) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class ModuleMove:
+class ModuleMove(NamedTuple):
     """Uses of TensorFlow module `source` (a canonical name) become uses of `target`.
 
     `target` is `(package, name)`: the fix imports `from package import name`
@@ -43,11 +42,10 @@ class ModuleMove:
     source: str
     target: tuple[str, str]
     decide: Decide = any_use
-    renamed_keywords: dict[str, str] = field(default_factory=dict)
+    renamed_keywords: Mapping[str, str] = MappingProxyType({})
 
 
-@dataclass(frozen=True)
-class Fix:
+class Fix(NamedTuple):
     code: str
     will: str
     will_not: str
@@ -78,8 +76,7 @@ def _load() -> None:
     if not _loaded:
         import migrate.fix.rules as package
 
-        for module_info in pkgutil.iter_modules(package.__path__, prefix=f"{package.__name__}."):
-            importlib.import_module(module_info.name)
+        import_all(package.__name__, package.__path__)
         _loaded = True
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -210,7 +209,7 @@ def _fold_uses(result: FileResult, flagged: dict[int, list[int]], produced: dict
         covered = ", ".join(f"{count} {'use' if count == 1 else 'uses'} of `{name}`" for name, count in by_name.items())
         for index in flagged[site]:
             finding = result.findings[index]
-            result.findings[index] = replace(finding, message=f"{finding.message} (covers the {covered})")
+            result.findings[index] = finding._replace(message=f"{finding.message} (covers the {covered})")
     if dropped:
         result.findings[:] = [finding for index, finding in enumerate(result.findings) if index not in dropped]
 
@@ -624,7 +623,7 @@ def _methods(node: ast.ClassDef, context: FileContext, locate: Locator, path: st
         if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         cell, line = locate(statement.lineno)
-        method = MethodInfo(statement.name, line)
+        method = MethodInfo(statement.name, line, [])
         if statement.name in PROTOCOL_METHODS and method_checks:
             body = MethodBody(statement, node, node.name)
             for rule, check in method_checks:

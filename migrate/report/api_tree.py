@@ -9,17 +9,16 @@ before 2.x): there, lower-case names are taken for modules.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 DATA = Path(__file__).with_name("data") / "tf_api.txt"
 UNCHARTED = ("tensorflow.contrib", "tensorflow.python")
 """Not in the tree: tf.contrib (gone in 2.x) and private modules; names there go by spelling."""
 
 
-@dataclass(frozen=True)
-class ApiTree:
+class ApiTree(NamedTuple):
     modules: frozenset[str]
     classes: frozenset[str]
     aliases: dict[str, str]

@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from migrate.report.aliases import AliasTable, dotted_parts
 
@@ -15,8 +14,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class Reference:
+class Reference(NamedTuple):
     """A maximal name chain (`tf.compat.v1.train.Saver`) that resolves into TensorFlow.
 
     `name` is canonical (`tensorflow.train.Saver`), `spelling` is what the
@@ -30,18 +28,22 @@ class Reference:
     call: ast.Call | None
 
 
-@dataclass(eq=False)
 class MethodBody:
     """A SessionRunHook protocol method (`begin`, `after_run`, …) of a class in the file.
 
     Whether the class is a hook is only known after the whole-codebase pass, so
     rules that register for `MethodBody` give findings that are kept only when
     the class turns out to be a hook. `owner` is the class, `class_name` its name.
+    (A plain class, not a dataclass or NamedTuple: `calls` is cached on the instance.)
     """
 
-    node: ast.FunctionDef | ast.AsyncFunctionDef
-    owner: ast.ClassDef
-    class_name: str = ""
+    def __init__(self, node: ast.FunctionDef | ast.AsyncFunctionDef, owner: ast.ClassDef, class_name: str = "") -> None:
+        self.node = node
+        self.owner = owner
+        self.class_name = class_name
+
+    def __repr__(self) -> str:
+        return f"MethodBody({self.class_name}.{self.node.name})"
 
     @property
     def name(self) -> str:

@@ -12,7 +12,7 @@ canonical name.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from migrate.core.hook_map import HookEquivalent
 from migrate.core.protocol import KERAS_TO_TF1, PHASES, TF1_TO_KERAS  # noqa: F401  (TF1_TO_KERAS re-exported for rules)
@@ -27,8 +27,7 @@ HOOK_ROOTS = frozenset({"tensorflow.train.SessionRunHook", "tensorflow.estimator
 
 
 
-@dataclass(frozen=True)
-class HookMethod:
+class HookMethod(NamedTuple):
     name: str
     defined_in: str
     path: str
@@ -40,9 +39,8 @@ class HookMethod:
         return self.callbacks[0]
 
 
-@dataclass
-class HookClass:
-    """A SessionRunHook subclass found in the scanned code."""
+class HookClass(NamedTuple):
+    """A SessionRunHook subclass found in the scanned code (built whole by `find_hooks`)."""
 
     path: str
     module: str
@@ -53,16 +51,16 @@ class HookClass:
     chain: list[str]
     tensorflow_base: str
     methods: list[HookMethod]
-    tensorflow_bases: list[str] = field(default_factory=list)
+    tensorflow_bases: list[str]
     """Every TensorFlow hook class it derives from, through any base (several with multiple inheritance)."""
-    equivalents: list[HookEquivalent] = field(default_factory=list)
+    equivalents: list[HookEquivalent]
     """The replacement of each built-in hook base that has one."""
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[Finding]
     """Findings of the `MethodBody` checks on its own protocol methods (kept because it is a hook)."""
-    equivalent: HookEquivalent | None = None
-    phases: tuple[str, ...] = ()
+    equivalent: HookEquivalent | None
+    phases: tuple[str, ...]
     """Where the code passes instances (`migrate.report.phases`); empty when unknown."""
-    ancestry: list[tuple[str, str, str]] = field(default_factory=list)
+    ancestry: list[tuple[str, str, str]]
     """(path, module, qualname) of the class and its in-repo bases, MRO-like (own first)."""
 
     @property
@@ -242,8 +240,7 @@ def find_hooks(results: list[FileResult], equivalents: dict[str, HookEquivalent]
     return sorted(hooks, key=lambda hook: (hook.path, hook.cell or 0, hook.line, hook.qualname))
 
 
-@dataclass(frozen=True)
-class HookInstantiation:
+class HookInstantiation(NamedTuple):
     """A call that creates an in-repo SessionRunHook subclass (`MyHook(...)`), in any file."""
 
     hook: HookClass

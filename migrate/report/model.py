@@ -1,12 +1,22 @@
-"""The plain data the scan produces; picklable, so worker processes can return it."""
+"""The plain data the scan produces; picklable, so worker processes can return it.
+
+Records are `NamedTuple`s and `FileResult` a small class with `__slots__`, not
+dataclasses: importing `dataclasses` (it imports `inspect`) and generating a
+dataclass's methods cost about 5 ms plus 0.3-0.6 ms a class, paid by every
+`migrate report` run before a file is read (a pre-commit hook on a few files
+is mostly start-up); a `NamedTuple` costs 0.07 ms and compares, orders and
+pickles as a tuple, which is what these records need.
+"""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, order=True)
-class Finding:
-    """One thing to change, at a place in a file (notebooks: code cell + line in it)."""
+class Finding(NamedTuple):
+    """One thing to change, at a place in a file (notebooks: code cell + line in it).
+
+    Findings sort by path, cell, line, column, code, then message (tuple order).
+    """
 
     path: str
     cell: int | None
@@ -22,17 +32,15 @@ class Finding:
         return f"{self.line}:{self.column + 1}"
 
 
-@dataclass
-class MethodInfo:
+class MethodInfo(NamedTuple):
     """A method of a class; `findings` are those of `MethodBody` checks, kept only if the class is a hook."""
 
     name: str
     line: int
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[Finding]
 
 
-@dataclass
-class ClassInfo:
+class ClassInfo(NamedTuple):
     """A class as written; whether it is a hook is decided later, across files."""
 
     qualname: str
@@ -48,25 +56,48 @@ class ClassInfo:
         return self.qualname.rpartition(".")[2]
 
 
-@dataclass
 class FileResult:
     """Everything one file contributes; `skipped` is the reason when it could not be scanned."""
 
-    path: str
-    module: str = ""
-    module_names: tuple[str, ...] = ()
-    skipped: str | None = None
-    findings: list[Finding] = field(default_factory=list)
-    classes: list[ClassInfo] = field(default_factory=list)
-    exports: dict[str, str] = field(default_factory=dict)
-    suppressions: dict[tuple[int | None, int], frozenset[str] | None] = field(default_factory=dict)
-    hook_passes: list[tuple[str, str]] = field(default_factory=list)
-    """(qualified class name, phase) for each class passed as a hook: `migrate.report.phases`."""
-    notes: list[str] = field(default_factory=list)
-    lines: int = 0
-    wrappers: dict[str, str] = field(default_factory=dict)
-    """Top-level functions returning a TensorFlow module: name → its qualified name."""
-    wrapper_calls: list[str] = field(default_factory=list)
-    """Qualified names of other modules' functions whose result is used like a module (`h.slim().x`)."""
-    class_calls: list[tuple[str, int | None, int, int, str]] = field(default_factory=list)
-    """(qualified name, cell, line, column, spelling) of calls of non-TensorFlow `CamelCase` names."""
+    __slots__ = (
+        "path", "module", "module_names", "skipped", "findings", "classes", "exports", "suppressions",
+        "hook_passes", "notes", "lines", "wrappers", "wrapper_calls", "class_calls",
+    )
+
+    def __init__(self, path: str, module: str = "", module_names: tuple[str, ...] = (), skipped: str | None = None) -> None:
+        self.path = path
+        self.module = module
+        self.module_names = module_names
+        self.skipped = skipped
+        self.findings: list[Finding] = []
+        self.classes: list[ClassInfo] = []
+        self.exports: dict[str, str] = {}
+        self.suppressions: dict[tuple[int | None, int], frozenset[str] | None] = {}
+        self.hook_passes: list[tuple[str, str]] = []
+        """(qualified class name, phase) for each class passed as a hook: `migrate.report.phases`."""
+        self.notes: list[str] = []
+        self.lines = 0
+        self.wrappers: dict[str, str] = {}
+        """Top-level functions returning a TensorFlow module: name → its qualified name."""
+        self.wrapper_calls: list[str] = []
+        """Qualified names of other modules' functions whose result is used like a module (`h.slim().x`)."""
+        self.class_calls: list[tuple[str, int | None, int, int, str]] = []
+        """(qualified name, cell, line, column, spelling) of calls of non-TensorFlow `CamelCase` names."""
+
+    def _fields(self) -> tuple:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is FileResult and self._fields() == other._fields()
+
+    __hash__ = None  # mutable, as a dataclass without frozen=True
+
+    def __repr__(self) -> str:
+        return f"FileResult({', '.join(f'{name}={value!r}' for name, value in zip(self.__slots__, self._fields()))})"
+
+    def __getstate__(self) -> tuple:
+        return self._fields()
+
+    def __setstate__(self, state: tuple) -> None:
+        for name, value in zip(self.__slots__, state):
+            setattr(self, name, value)

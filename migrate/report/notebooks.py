@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 KEPT_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug", "tensorflow_version"})
 _MAGIC_ASSIGNMENT = re.compile(r"^\s*[\w.,\s()\[\]]+=\s*[!%]")
@@ -23,8 +23,7 @@ class BrokenNotebook(ValueError):
     """The file is not a notebook we can read (bad JSON, no cells)."""
 
 
-@dataclass(frozen=True)
-class NotebookSource:
+class NotebookSource(NamedTuple):
     text: str
     positions: list[tuple[int, int]]
     notes: list[str]

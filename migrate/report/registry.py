@@ -20,11 +20,10 @@ turns each pair into a `Finding` carrying the rule's code.
 from __future__ import annotations
 
 import ast
-import importlib
-import pkgutil
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
+
+from migrate.core.plugins import import_all
 
 if TYPE_CHECKING:
     from migrate.report.context import FileContext
@@ -36,17 +35,14 @@ EFFORTS = ("rename", "rewrite", "redesign")
 """`rename`: mechanical; `rewrite`: local code changes; `redesign`: the training loop changes shape."""
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(NamedTuple):
+    """A rule: code, kebab-case name, effort class, documentation; checked when registered (`_known`)."""
+
     code: str
     name: str
     effort: str
     doc: str
     modern_equivalent: str | None = None
-
-    def __post_init__(self) -> None:
-        if self.effort not in EFFORTS:
-            raise ValueError(f"rule {self.code}: effort must be one of {EFFORTS}, got {self.effort!r}")
 
     @property
     def fix(self) -> str:
@@ -84,9 +80,7 @@ def register(rule: Rule, *keys: type | str) -> Callable[[Check], Check]:
     """Register `check` for `keys` (node types, canonical names, `namespace.*`) under `rule`."""
 
     def decorator(check: Check) -> Check:
-        known = RULES.setdefault(rule.code, rule)
-        if known is not rule:
-            raise ValueError(f"rule code {rule.code} is defined twice ({known.name}, {rule.name})")
+        _known(rule)
         for key in keys:
             CHECKS.setdefault(key, []).append((rule, check))
         return check
@@ -96,6 +90,13 @@ def register(rule: Rule, *keys: type | str) -> Callable[[Check], Check]:
 
 def declare(rule: Rule) -> Rule:
     """Register a rule whose findings come from a whole-codebase pass, not a node check."""
+    return _known(rule)
+
+
+def _known(rule: Rule) -> Rule:
+    """`rule`, now in RULES; a second rule with its code or an unknown effort class is an error."""
+    if rule.effort not in EFFORTS:
+        raise ValueError(f"rule {rule.code}: effort must be one of {EFFORTS}, got {rule.effort!r}")
     known = RULES.setdefault(rule.code, rule)
     if known is not rule:
         raise ValueError(f"rule code {rule.code} is defined twice ({known.name}, {rule.name})")
@@ -111,8 +112,7 @@ def load_rules() -> dict[str, Rule]:
     if not _loaded:
         import migrate.report.rules as package
 
-        for module_info in pkgutil.walk_packages(package.__path__, prefix=f"{package.__name__}."):
-            importlib.import_module(module_info.name)
+        import_all(package.__name__, package.__path__)
         _loaded = True
     return dict(sorted(RULES.items()))
 

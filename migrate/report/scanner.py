@@ -12,9 +12,8 @@ import os
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 from migrate.report.analysis import analyse_file
 from migrate.report.api_tree import api_tree
@@ -31,8 +30,7 @@ PARALLEL_THRESHOLD = 32
 PROGRESS_THRESHOLD = 100
 
 
-@dataclass(frozen=True)
-class ScanOptions:
+class ScanOptions(NamedTuple):
     jobs: int = 0
     max_bytes: int = DEFAULT_MAX_BYTES
     select: tuple[str, ...] = ()
@@ -44,17 +42,30 @@ class ScanOptions:
         return (not self.select or matches(code, self.select)) and not matches(code, self.ignore)
 
 
-@dataclass
 class Report:
-    paths: list[str]
-    files: list[FileResult]
-    skipped: list[FileResult]
-    findings: list[Finding]
-    hooks: list[HookClass]
-    rules: dict[str, Rule]
-    elapsed: float = 0.0
-    suppressed: int = 0
-    notes: list[str] = field(default_factory=list)
+    """What a scan found; `findings` is replaced when a baseline filters it (`migrate report --baseline`)."""
+
+    def __init__(
+        self,
+        paths: list[str],
+        files: list[FileResult],
+        skipped: list[FileResult],
+        findings: list[Finding],
+        hooks: list[HookClass],
+        rules: dict[str, Rule],
+        elapsed: float = 0.0,
+        suppressed: int = 0,
+        notes: list[str] | None = None,
+    ) -> None:
+        self.paths = paths
+        self.files = files
+        self.skipped = skipped
+        self.findings = findings
+        self.hooks = hooks
+        self.rules = rules
+        self.elapsed = elapsed
+        self.suppressed = suppressed
+        self.notes = notes if notes is not None else []
 
     @property
     def exit_code(self) -> int:

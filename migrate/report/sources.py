@@ -15,8 +15,8 @@ import os
 import stat
 import tokenize
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from migrate.report.model import FileResult
 from migrate.report.notebooks import BrokenNotebook, notebook_source
@@ -30,8 +30,7 @@ class SkipFile(Exception):
     """This file cannot be scanned; the message is the reason shown to the user."""
 
 
-@dataclass(frozen=True)
-class SourceFile:
+class SourceFile(NamedTuple):
     """A file to scan: where it is, how to show it, and the root it was found under."""
 
     path: str
@@ -39,8 +38,9 @@ class SourceFile:
     root: str
 
 
-@dataclass(frozen=True)
-class SourceText:
+class SourceText(NamedTuple):
+    """A file's Python text; for a notebook, `positions` maps each line to (cell, line in cell)."""
+
     text: str
     positions: list[tuple[int, int]] | None = None
     notes: tuple[str, ...] = ()
@@ -82,7 +82,7 @@ def _walk(path: str, followed: list[str]) -> Iterator[SourceFile | FileResult]:
             item = _classify(entry, root, real_directory, walked)
             if entry.is_symlink() and not isinstance(item, FileResult) and item is not None:
                 followed.append(entry.path)
-            if isinstance(item, tuple):
+            if type(item) is tuple:  # a directory; `SourceFile` is a NamedTuple, so not isinstance
                 stack.append(item)
             elif item is not None:
                 yield item

@@ -5,10 +5,10 @@ every module of this package, like the rule registry.
 """
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections.abc import Callable
 from typing import TYPE_CHECKING
+
+from migrate.core.plugins import import_all
 
 if TYPE_CHECKING:
     from migrate.report.scanner import Report
@@ -27,6 +27,5 @@ def register_format(name: str) -> Callable[[Renderer], Renderer]:
 
 def load_formats() -> dict[str, Renderer]:
     if not FORMATS:
-        for module_info in pkgutil.iter_modules(__path__):
-            importlib.import_module(f"{__name__}.{module_info.name}")
+        import_all(__name__, __path__)
     return dict(sorted(FORMATS.items()))
