@@ -172,7 +172,10 @@ def analyse_tree(
         for node, qualname in statements.classes:
             classes.setdefault(node.name, qualname)
         mentions = _matching_lines(MENTION, text)
-        result.hook_passes = hook_passes(tree, lambda node: _qualified_class(node, aliases, result.module, classes), mentions)
+        functions = [entry[0] for entry in statements.rebindings if type(entry[0]) is not str]
+        result.hook_passes = hook_passes(
+            tree, lambda node: _qualified_class(node, aliases, result.module, classes), mentions, functions
+        )
     if "migrate:" in text:
         result.suppressions = _suppressions(text, locate)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import re
+from bisect import bisect_left
 
 from migrate.core.protocol import KERAS_TO_TF1
 from migrate.report.aliases import dotted_parts
@@ -52,17 +53,20 @@ def method_text(tf1_method: str, phases: tuple[str, ...]) -> str:
     return " / ".join(keras_method(tf1_method, phase) for phase in (phases or ("train",)))
 
 
-def hook_passes(tree: ast.Module, qualify, mention_lines: frozenset[int] | None = None) -> list[tuple[str, str]]:
+def hook_passes(
+    tree: ast.Module, qualify, mention_lines: frozenset[int] | None = None, functions: list[ast.AST] | None = None
+) -> list[tuple[str, str]]:
     """(qualified class name, phase) for every class instantiated into a phase's hook list.
 
     `qualify(node)` turns a called name into its qualified dotted name (or None).
     Hook lists built in a variable (`hooks = [...]`, `hooks.append(...)`) are
     followed within the same function. `mention_lines` (the lines that say
     `hooks=`/`*_hooks=`), when given, limits the walk to the scopes holding
-    one: on large files most functions pass no hooks.
+    one: on large files most functions pass no hooks. `functions`, every function of the file
+    at any depth when the caller has them already (`analysis._statements`), saves a walk.
     """
     found: list[tuple[str, str]] = []
-    for scope, function_name in _scopes(tree, mention_lines):
+    for scope, function_name in _scopes(tree, mention_lines, functions):
         built: dict[str, list[ast.AST]] | None = None
         run_names: list[str] = []
 
@@ -122,7 +126,7 @@ def _run_names(scope: ast.AST) -> list[str]:
 def _instantiated(node: ast.AST, built: dict[str, list[ast.AST]], seen: set[str]) -> list[ast.AST]:
     """The called names of the calls in a hook-list expression, following variables."""
     called = []
-    for child in ast.walk(node):
+    for child in _walk_scope(_Body([node])):
         if isinstance(child, ast.Call):
             called.append(child.func)
         elif isinstance(child, ast.Name) and child.id in built and child.id not in seen:
@@ -130,6 +134,14 @@ def _instantiated(node: ast.AST, built: dict[str, list[ast.AST]], seen: set[str]
             for value in built[child.id]:
                 called += _instantiated(value, built, seen)
     return called
+
+
+class _Body:
+    """An expression standing as a scope with that one body, so `_walk_scope` walks it (order is irrelevant there:
+    every name of the hook list is followed once, whichever comes first)."""
+
+    def __init__(self, body: list[ast.AST]) -> None:
+        self.body = body
 
 
 def _lists_built(scope: ast.AST) -> dict[str, list[ast.AST]]:
@@ -152,10 +164,10 @@ def _lists_built(scope: ast.AST) -> dict[str, list[ast.AST]]:
     return built
 
 
-def _scopes(tree: ast.Module, mention_lines: frozenset[int] | None = None):
+def _scopes(tree: ast.Module, mention_lines: frozenset[int] | None = None, functions: list[ast.AST] | None = None):
     """(scope node, enclosing function name) for the module and every function (statements only:
     a function is a statement), only the innermost function around each mention line when lines are given."""
-    functions = list(_functions(tree.body))
+    functions = _functions(tree.body) if functions is None else sorted(functions, key=lambda node: (node.lineno, node.col_offset))
     if mention_lines is None:
         yield tree, ""
         yield from ((node, node.name) for node in functions)
@@ -175,38 +187,71 @@ def _scopes(tree: ast.Module, mention_lines: frozenset[int] | None = None):
         yield spans[index][0], spans[index][0].name
 
 
-def _functions(body: list[ast.stmt]):
-    for statement in body:
-        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            yield statement
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(statement, field, None)
-            if isinstance(inner, list):
-                yield from _functions(inner)
-        for handler in getattr(statement, "handlers", ()):
-            yield from _functions(handler.body)
-        for case in getattr(statement, "cases", ()):
-            yield from _functions(case.body)
+def _functions(body: list[ast.stmt]) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """Every function in `body` at any depth (methods, nested functions), in source order."""
+    found = []
+    pending = [iter(body)]
+    while pending:
+        statement = next(pending[-1], None)
+        if statement is None:
+            pending.pop()
+            continue
+        kind = type(statement)
+        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+            found.append(statement)
+        fields = _STATEMENT_LISTS.get(kind)
+        if fields:  # depth first, the fields in order, as a recursion would
+            pending.extend(reversed([iter(inner) for field in fields for inner in _bodies(statement, field)]))
+    return found
+
+
+def _bodies(statement: ast.stmt, field: str) -> list[list[ast.stmt]]:
+    value = getattr(statement, field)
+    return [clause.body for clause in value] if field in ("handlers", "cases") else [value]
+
+
+_STATEMENT_LISTS: dict[type, tuple[str, ...]] = {
+    kind: tuple(field for field in ("body", "orelse", "finalbody", "handlers", "cases") if field in kind._fields)
+    for kind in vars(ast).values() if isinstance(kind, type) and issubclass(kind, ast.stmt)
+}
+"""Statement type → its fields holding statements (or clauses holding them), in `_fields` order."""
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+"""Node type → the fields that can hold nodes (filled as types are met)."""
+_NO_NODES = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "name", "names", "module", "level", "conversion",
+                       "is_async", "kind", "type_comment", "rest", "tag", "simple", "kwd_attrs"})
+"""Fields that hold identifiers, flags, operators or contexts: nothing a hook list is made of."""
 
 
 def _walk_scope(scope: ast.AST, lines: frozenset[int] | None = None):
     """The nodes of one scope, nested functions excluded (they are scopes of their own).
 
     With `lines`, only nodes whose span holds one of them: a call passing `hooks=` spans its mention line.
+    The order is `ast.iter_child_nodes`' pushed on a stack (operators and contexts left out: they hold nothing).
     """
     pending = list(scope.body)
+    ordered = sorted(lines) if lines is not None else None
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+    plans = _CHILD_FIELDS
     while pending:
         node = pending.pop()
-        if lines is not None and hasattr(node, "lineno") and not _spans_any(node, lines):
-            continue
+        if ordered is not None:
+            first = getattr(node, "lineno", None)
+            if first is not None:
+                index = bisect_left(ordered, first)
+                if index == len(ordered) or ordered[index] > (node.end_lineno or first):
+                    continue
         yield node
-        for child in ast.iter_child_nodes(node):
-            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                pending.append(child)
-
-
-def _spans_any(node: ast.AST, lines: frozenset[int]) -> bool:
-    first, last = node.lineno, node.end_lineno or node.lineno
-    return any(first <= line <= last for line in lines)
+        kind = type(node)
+        fields = plans.get(kind)
+        if fields is None:
+            fields = plans[kind] = tuple(field for field in kind._fields if field not in _NO_NODES)
+        for field in fields:
+            value = getattr(node, field)
+            if type(value) is list:
+                for child in value:
+                    if child is not None and type(child) not in functions and not isinstance(child, str):
+                        pending.append(child)
+            elif value is not None and isinstance(value, ast.AST) and type(value) not in functions:
+                pending.append(value)
 
 
