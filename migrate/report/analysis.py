@@ -28,6 +28,7 @@ from migrate.report.names import canonical, is_tensorflow
 from migrate.report.phases import MENTION, hook_passes
 from migrate.report.registry import CHECKS, load_rules
 from migrate.report.sources import DEFAULT_MAX_BYTES, SkipFile, SourceFile, module_names, read_source
+from migrate.report.walk import node_fields
 
 if TYPE_CHECKING:
     from migrate.core.hook_map import HookEquivalent
@@ -45,12 +46,6 @@ _LEAVES = frozenset({
     ast.Constant, ast.Load, ast.Store, ast.Del, ast.alias, ast.Pass, ast.Break, ast.Continue,
     ast.Global, ast.Nonlocal, ast.MatchSingleton, ast.Import, ast.ImportFrom,
 })
-_SCALAR_FIELDS = frozenset({
-    "ctx", "id", "attr", "arg", "name", "names", "module", "level", "conversion", "is_async", "kind",
-    "type_comment", "rest", "tag", "simple", "kwd_attrs", "op", "ops",
-})
-"""Fields that never hold a node worth visiting: identifiers, flags, operators (`op`, `ops`).
-What remains holds nodes, lists of nodes, or None (`Dict.keys`, `kw_defaults`)."""
 _NESTED_BODIES: dict[type, tuple[str, ...]] = {
     kind: tuple(field for field in ("body", "orelse", "finalbody", "handlers", "cases") if field in kind._fields)
     for kind in (*COMPOUND_STATEMENTS, ast.Match)
@@ -369,7 +364,7 @@ _ALWAYS, _IF_KEYWORD_WANTED = 1, 2
 def _plan(kind: type, wanted: frozenset[type]) -> tuple[tuple[str, ...], int]:
     """How `_collect` treats a node type: the fields to descend into, and whether to collect the node
     (`_ALWAYS`, `_IF_KEYWORD_WANTED` for a `keyword`, else 0) — one dict lookup per node."""
-    fields = () if kind in _LEAVES else tuple(field for field in kind._fields if field not in _SCALAR_FIELDS)
+    fields = () if kind in _LEAVES else node_fields(kind)
     return fields, _ALWAYS if kind in wanted else _IF_KEYWORD_WANTED if kind is ast.keyword else 0
 
 

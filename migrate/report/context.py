@@ -7,6 +7,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from migrate.report.aliases import AliasTable, dotted_parts
+from migrate.report.walk import descendants
 
 if TYPE_CHECKING:
     from migrate.core.hook_map import HookEquivalent
@@ -51,8 +52,8 @@ class MethodBody:
 
     @cached_property
     def calls(self) -> list[ast.Call]:
-        """Every call in the method, in walk order (shared by the rules that look at them)."""
-        return [node for node in ast.walk(self.node) if isinstance(node, ast.Call)]
+        """Every call in the method, in no particular order (shared by the rules that look at them)."""
+        return [node for node in descendants(self.node) if type(node) is ast.Call]
 
     def parameters(self) -> list[str]:
         """Positional parameter names after `self`."""

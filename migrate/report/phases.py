@@ -19,6 +19,7 @@ from bisect import bisect_left
 
 from migrate.core.protocol import KERAS_TO_TF1
 from migrate.report.aliases import dotted_parts
+from migrate.report.walk import node_fields
 
 KERAS_PREFIX = {"train": "on_train_", "evaluate": "on_test_", "predict": "on_predict_"}
 KEYWORD_PHASES = {
@@ -215,13 +216,6 @@ _STATEMENT_LISTS: dict[type, tuple[str, ...]] = {
     for kind in vars(ast).values() if isinstance(kind, type) and issubclass(kind, ast.stmt)
 }
 """Statement type → its fields holding statements (or clauses holding them), in `_fields` order."""
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
-"""Node type → the fields that can hold nodes (filled as types are met)."""
-_NO_NODES = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "name", "names", "module", "level", "conversion",
-                       "is_async", "kind", "type_comment", "rest", "tag", "simple", "kwd_attrs"})
-"""Fields that hold identifiers, flags, operators or contexts: nothing a hook list is made of."""
-
-
 def _walk_scope(scope: ast.AST, lines: frozenset[int] | None = None):
     """The nodes of one scope, nested functions excluded (they are scopes of their own).
 
@@ -231,7 +225,6 @@ def _walk_scope(scope: ast.AST, lines: frozenset[int] | None = None):
     pending = list(scope.body)
     ordered = sorted(lines) if lines is not None else None
     functions = (ast.FunctionDef, ast.AsyncFunctionDef)
-    plans = _CHILD_FIELDS
     while pending:
         node = pending.pop()
         if ordered is not None:
@@ -241,11 +234,7 @@ def _walk_scope(scope: ast.AST, lines: frozenset[int] | None = None):
                 if index == len(ordered) or ordered[index] > (node.end_lineno or first):
                     continue
         yield node
-        kind = type(node)
-        fields = plans.get(kind)
-        if fields is None:
-            fields = plans[kind] = tuple(field for field in kind._fields if field not in _NO_NODES)
-        for field in fields:
+        for field in node_fields(type(node)):
             value = getattr(node, field)
             if type(value) is list:
                 for child in value:

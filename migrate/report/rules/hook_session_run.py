@@ -39,6 +39,7 @@ from migrate.report.aliases import dotted_parts
 from migrate.report.context import FileContext, MethodBody, spelled
 from migrate.report.hierarchy import TF1_TO_KERAS
 from migrate.report.registry import Message, Rule, register
+from migrate.report.walk import descendants
 
 RULE = Rule(code="TFM205", name="hook-session-run", effort="rewrite", doc=__doc__, modern_equivalent="modern/callbacks/")
 
@@ -60,7 +61,7 @@ def _session_attributes(owner: ast.ClassDef) -> frozenset[str]:
         if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         given = _given_session(MethodBody(statement, owner))
-        for node in ast.walk(statement):
+        for node in descendants(statement):
             if isinstance(node, ast.Assign) and _is_session(node.value, given, frozenset(), None):
                 for target in node.targets:
                     parts = dotted_parts(target)
@@ -100,7 +101,7 @@ def check(method: MethodBody, context: FileContext) -> Iterator[Message]:
     given = _given_session(method)
     attributes = context.memo(f"hook-session-run:{id(method.owner)}", lambda _: _session_attributes(method.owner))
     local: set[str] = set()
-    for node in ast.walk(method.node):
+    for node in descendants(method.node):
         if isinstance(node, ast.Assign) and _is_session(node.value, given, attributes, context):
             local.update(target.id for target in node.targets if isinstance(target, ast.Name))
         elif isinstance(node, ast.With):

@@ -1,0 +1,39 @@
+from __future__ import annotations
+
+import ast
+
+from migrate.report.walk import descendants, node_fields
+
+SOURCE = '''
+import tensorflow as tf
+
+@decorator(arg=1)
+def f(x, *args, y: int = 2, **kwargs) -> None:
+    """Doc."""
+    total = [a + b for a, b in zip(x, args) if a]
+    with tf.Session() as session:
+        session.run(total, feed_dict={x: 1, **kwargs})
+    match x:
+        case {"k": [1, *rest]} if rest:
+            return lambda z: -z
+    try:
+        pass
+    except (ValueError, TypeError) as error:
+        raise RuntimeError(f"{error!r:>10}") from error
+'''
+
+
+def test_descendants_are_ast_walk_without_contexts_operators_and_import_names() -> None:
+    tree = ast.parse(SOURCE)
+    left_out = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.alias)
+    expected = [node for node in ast.walk(tree) if not isinstance(node, left_out)]
+    found = descendants(tree)
+    assert sorted(map(id, found)) == sorted(map(id, expected))
+    assert len(found) == len(expected)
+
+
+def test_node_fields_leave_out_identifiers_operators_and_contexts() -> None:
+    assert node_fields(ast.Name) == ()
+    assert node_fields(ast.Attribute) == ("value",)
+    assert node_fields(ast.BinOp) == ("left", "right")
+    assert node_fields(ast.Call) == ("func", "args", "keywords")
