@@ -50,6 +50,7 @@ class ClassInfo(NamedTuple):
     bases: list[str | None]
     base_texts: list[str]
     methods: dict[str, MethodInfo]
+    """Its SessionRunHook protocol methods (`begin`, `after_run`, …) only: all the hierarchy asks of a class."""
 
     @property
     def name(self) -> str:
