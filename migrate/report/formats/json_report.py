@@ -12,6 +12,11 @@ if TYPE_CHECKING:
 
 
 def as_dict(report: Report) -> dict:
+    rule_fields = {
+        code: {"name": rule.name, "fix": rule.fix, "modern_equivalent": rule.modern_equivalent}
+        for code, rule in report.rules.items()
+    }
+    """What each finding says of its rule, looked up once per rule rather than three times per finding."""
     return {
         "tool": {"name": "migrate report", "version": migrate.__version__},
         "paths": report.paths,
@@ -33,9 +38,7 @@ def as_dict(report: Report) -> dict:
                 "line": finding.line,
                 "column": finding.column + 1,
                 "code": finding.code,
-                "name": report.rules[finding.code].name,
-                "fix": report.rules[finding.code].fix,
-                "modern_equivalent": report.rules[finding.code].modern_equivalent,
+                **rule_fields[finding.code],
                 "message": finding.message,
             }
             for finding in report.findings
