@@ -35,13 +35,14 @@ if TYPE_CHECKING:
 
 SUPPRESSION = re.compile(r"#\s*migrate:\s*ignore(?:\[([^\]]*)\])?")
 _PYTHON2_HINTS = (
-    (re.compile(r"^\s*print\s+[^\s(=.,)\]]"), "print statement"),
-    (re.compile(r"^\s*except\s+[\w.]+\s*,\s*\w+\s*:"), "`except X, e`"),
-    (re.compile(r"^\s*exec\s+[\"'\w]"), "exec statement"),
-    (re.compile(r"^\s*raise\s+[\w.]+\s*,"), "`raise E, message`"),
-    (re.compile(r"(?<![\w.])0[0-7]+\b"), "old octal literal"),
-    (re.compile(r"\bur[\"']"), "`ur''` string"),
+    (r"^\s*print\s+[^\s(=.,)\]]", "print statement"),
+    (r"^\s*except\s+[\w.]+\s*,\s*\w+\s*:", "`except X, e`"),
+    (r"^\s*exec\s+[\"'\w]", "exec statement"),
+    (r"^\s*raise\s+[\w.]+\s*,", "`raise E, message`"),
+    (r"(?<![\w.])0[0-7]+\b", "old octal literal"),
+    (r"\bur[\"']", "`ur''` string"),
 )
+"""Patterns of a Python 2 line, compiled on first use (`re`'s cache): only a syntax error needs them."""
 _LEAVES = frozenset({
     ast.Constant, ast.Load, ast.Store, ast.Del, ast.alias, ast.Pass, ast.Break, ast.Continue,
     ast.Global, ast.Nonlocal, ast.MatchSingleton, ast.Import, ast.ImportFrom,
@@ -676,6 +677,6 @@ def describe_syntax_error(error: SyntaxError, text: str) -> str:
     lines = text.splitlines()
     error_line = lines[error.lineno - 1] if error.lineno and 0 < error.lineno <= len(lines) else ""
     for pattern, what in _PYTHON2_HINTS:
-        if pattern.search(error_line):
+        if re.search(pattern, error_line):
             return f"Python 2 source ({what} at line {error.lineno}); port it to Python 3 first"
     return f"syntax error at line {error.lineno}: {message}"
