@@ -53,19 +53,3 @@ def test_scaffold_runs_where_tensorflow_cannot_be_imported(write, tmp_path: Path
     assert completed.returncode == 0, completed.stderr
     assert "def on_train_end(self, logs=None):" in (tmp_path / "out" / "h_callback.py").read_text()
 
-
-def test_report_start_up_imports_no_dataclasses_inspect_or_pkgutil(write, tmp_path: Path) -> None:
-    """Start-up is part of every run (a pre-commit hook on a few files is mostly start-up): these three
-    cost about 10 ms before any file is read (`migrate.report.model`, `migrate.core.plugins`)."""
-    write("code/train.py", "import tensorflow as tf\ntf.Session()\n")
-    check = (
-        "import sys\nfrom migrate.cli import main\ncode = main(sys.argv[1:])\n"
-        "loaded = sorted({'dataclasses', 'inspect', 'pkgutil'} & set(sys.modules))\n"
-        "raise SystemExit(f'imported {loaded}' if loaded else code)\n"
-    )
-    completed = subprocess.run(
-        [sys.executable, "-c", check, "report", str(tmp_path / "code"), "--format", "json", "--jobs", "1", "--exit-zero"],
-        capture_output=True, text=True, timeout=120, cwd=tmp_path,
-    )
-    assert completed.returncode == 0, completed.stderr
-    assert [finding["code"] for finding in json.loads(completed.stdout)["findings"]] == ["TFM303"]
