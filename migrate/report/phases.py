@@ -127,7 +127,7 @@ def _run_names(scope: ast.AST) -> list[str]:
 def _instantiated(node: ast.AST, built: dict[str, list[ast.AST]], seen: set[str]) -> list[ast.AST]:
     """The called names of the calls in a hook-list expression, following variables."""
     called = []
-    for child in _walk_scope(_Body([node])):
+    for child in _walk_nodes([node]):  # the order does not matter: each name is followed once, whichever comes first
         if isinstance(child, ast.Call):
             called.append(child.func)
         elif isinstance(child, ast.Name) and child.id in built and child.id not in seen:
@@ -135,14 +135,6 @@ def _instantiated(node: ast.AST, built: dict[str, list[ast.AST]], seen: set[str]
             for value in built[child.id]:
                 called += _instantiated(value, built, seen)
     return called
-
-
-class _Body:
-    """An expression standing as a scope with that one body, so `_walk_scope` walks it (order is irrelevant there:
-    every name of the hook list is followed once, whichever comes first)."""
-
-    def __init__(self, body: list[ast.AST]) -> None:
-        self.body = body
 
 
 def _lists_built(scope: ast.AST) -> dict[str, list[ast.AST]]:
@@ -168,7 +160,7 @@ def _lists_built(scope: ast.AST) -> dict[str, list[ast.AST]]:
 def _scopes(tree: ast.Module, mention_lines: frozenset[int] | None = None, functions: list[ast.AST] | None = None):
     """(scope node, enclosing function name) for the module and every function (statements only:
     a function is a statement), only the innermost function around each mention line when lines are given."""
-    functions = _functions(tree.body) if functions is None else sorted(functions, key=lambda node: (node.lineno, node.col_offset))
+    functions = list(_functions(tree.body)) if functions is None else sorted(functions, key=lambda node: (node.lineno, node.col_offset))
     if mention_lines is None:
         yield tree, ""
         yield from ((node, node.name) for node in functions)
@@ -188,41 +180,33 @@ def _scopes(tree: ast.Module, mention_lines: frozenset[int] | None = None, funct
         yield spans[index][0], spans[index][0].name
 
 
-def _functions(body: list[ast.stmt]) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
-    """Every function in `body` at any depth (methods, nested functions), in source order."""
-    found = []
-    pending = [iter(body)]
-    while pending:
-        statement = next(pending[-1], None)
-        if statement is None:
-            pending.pop()
-            continue
-        kind = type(statement)
-        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
-            found.append(statement)
-        fields = _STATEMENT_LISTS.get(kind)
-        if fields:  # depth first, the fields in order, as a recursion would
-            pending.extend(reversed([iter(inner) for field in fields for inner in _bodies(statement, field)]))
-    return found
+def _functions(body: list[ast.stmt]):
+    """Every function in `body` at any depth, in source order (when the caller has not collected them)."""
+    for statement in body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield statement
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(statement, field, None)
+            if isinstance(inner, list):
+                yield from _functions(inner)
+        for handler in getattr(statement, "handlers", ()):
+            yield from _functions(handler.body)
+        for case in getattr(statement, "cases", ()):
+            yield from _functions(case.body)
 
 
-def _bodies(statement: ast.stmt, field: str) -> list[list[ast.stmt]]:
-    value = getattr(statement, field)
-    return [clause.body for clause in value] if field in ("handlers", "cases") else [value]
-
-
-_STATEMENT_LISTS: dict[type, tuple[str, ...]] = {
-    kind: tuple(field for field in ("body", "orelse", "finalbody", "handlers", "cases") if field in kind._fields)
-    for kind in vars(ast).values() if isinstance(kind, type) and issubclass(kind, ast.stmt)
-}
-"""Statement type → its fields holding statements (or clauses holding them), in `_fields` order."""
 def _walk_scope(scope: ast.AST, lines: frozenset[int] | None = None):
     """The nodes of one scope, nested functions excluded (they are scopes of their own).
 
     With `lines`, only nodes whose span holds one of them: a call passing `hooks=` spans its mention line.
-    The order is `ast.iter_child_nodes`' pushed on a stack (operators and contexts left out: they hold nothing).
     """
-    pending = list(scope.body)
+    return _walk_nodes(scope.body, lines)
+
+
+def _walk_nodes(roots: list[ast.AST], lines: frozenset[int] | None = None):
+    """`roots` and the nodes below them, nested functions excluded, in `ast.iter_child_nodes`' order pushed on
+    a stack (operators and contexts left out: they hold nothing); with `lines`, as `_walk_scope` says."""
+    pending = list(roots)
     ordered = sorted(lines) if lines is not None else None
     functions = (ast.FunctionDef, ast.AsyncFunctionDef)
     while pending:
