@@ -49,3 +49,14 @@ def test_no_tensorflow_or_numpy_import_in_the_report_package() -> None:
             if isinstance(node, ast.ImportFrom):
                 modules = [node.module or ""]
             assert not [module for module in modules if module.split(".")[0] in ("tensorflow", "numpy")], path
+
+
+def test_a_rule_with_an_unknown_effort_or_a_taken_code_is_refused(monkeypatch) -> None:
+    from migrate.report import registry
+
+    monkeypatch.setattr(registry, "RULES", dict(registry.RULES))
+    with pytest.raises(ValueError, match="effort must be one of"):
+        registry.declare(registry.Rule("TFM990", "made-up", "rethink", "Made up.\n"))
+    with pytest.raises(ValueError, match="defined twice"):
+        registry.declare(registry.Rule("TFM101", "impostor", "rename", "Made up.\n"))
+    assert "TFM990" not in registry.RULES and registry.RULES["TFM101"].name == "estimator"
