@@ -1,5 +1,5 @@
 from __future__ import annotations
 
-from migrate.cli import main
+from migrate.cli import run_program
 
-raise SystemExit(main())
+raise SystemExit(run_program())

@@ -8,8 +8,6 @@ Exit codes are those of `migrate.core.cli`.
 """
 from __future__ import annotations
 
-import atexit
-import gc
 import importlib
 import sys
 from collections.abc import Iterable, Sequence
@@ -56,19 +54,11 @@ def commands_for(argv: Sequence[str] | None) -> Iterable[Command]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    _skip_collection_at_exit()
+    """Run `migrate` with `argv` (default: the command line) and return its exit code."""
     return run_commands(PROGRAM, commands_for(argv), argv)
 
 
-def _skip_collection_at_exit() -> None:
-    """Freeze the heap at exit, so the interpreter's last garbage collection has nothing to traverse.
-
-    Python 3.11 collects once more while it shuts down, whether the collector
-    is enabled or not; after `migrate report` on `tensorflow_estimator` (116
-    files) that collection walks the whole report: 9 ms of a 210 ms run
-    (`bench/report_speed.py`). Nothing is left to clean up by then: files are
-    closed by their context managers and worker pools are shut down.
-    Registered once, however often `main` runs in one process (tests).
-    """
-    atexit.unregister(gc.freeze)
-    atexit.register(gc.freeze)
+def run_program() -> int:
+    """The `migrate` program itself (console script, `python -m migrate`): `main` on the command line,
+    ending the process as soon as a `quick_exit` command is done (`migrate.core.cli.end_process`)."""
+    return run_commands(PROGRAM, commands_for(None), None, standalone=True)

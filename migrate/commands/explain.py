@@ -31,4 +31,5 @@ COMMAND = Command(
     help="print the documentation of one `migrate report` rule",
     configure=configure,
     run=run,
+    quick_exit=True,
 )

@@ -74,4 +74,5 @@ COMMAND = Command(
     configure=configure,
     run=run,
     description=DESCRIPTION,
+    quick_exit=True,
 )

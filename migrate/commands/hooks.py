@@ -57,4 +57,5 @@ COMMAND = Command(
     help="print the TF1 hook → Keras callback mapping table (Markdown)",
     configure=configure,
     run=run,
+    quick_exit=True,
 )

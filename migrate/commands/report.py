@@ -133,4 +133,5 @@ COMMAND = Command(
     configure=configure,
     run=run,
     description=DESCRIPTION,
+    quick_exit=True,
 )

@@ -41,4 +41,5 @@ COMMAND = Command(
     help="list the rules of `migrate report`",
     configure=configure,
     run=run,
+    quick_exit=True,
 )

@@ -37,4 +37,5 @@ COMMAND = Command(
     configure=configure,
     run=run,
     description=__doc__,
+    quick_exit=True,
 )

@@ -16,6 +16,8 @@ Anything else raised is a bug and keeps its traceback.
 from __future__ import annotations
 
 import argparse
+import atexit
+import gc
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -36,6 +38,11 @@ class Command(NamedTuple):
     configure: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
     description: str = ""
+    quick_exit: bool = False
+    """Run as a program (`run_commands(standalone=True)`), the command runs with the cyclic collector
+    paused and the process ends as soon as it returns, without tearing the interpreter down
+    (`end_process`). For commands that make garbage cycles in bounded numbers only, start no
+    thread, leave no file open and need no finaliser: the scanning ones, never those that train."""
 
 
 class UsageError(Exception):
@@ -71,11 +78,24 @@ def build_parser(program: Program, commands: Iterable[Command]) -> argparse.Argu
     return parser
 
 
-def run_commands(program: Program, commands: Iterable[Command], argv: Sequence[str] | None) -> int:
-    """Parse `argv`, run the chosen command and map its outcome to an exit code (see the module doc)."""
+def run_commands(
+    program: Program, commands: Iterable[Command], argv: Sequence[str] | None, standalone: bool = False
+) -> int:
+    """Parse `argv`, run the chosen command and map its outcome to an exit code (see the module doc).
+
+    `standalone`: this is the whole program (its console script or `python -m`).
+    The cyclic garbage collector is then paused while the program starts
+    (building the parser imports what the command needs: no garbage cycles,
+    only collections traversing it all, 1.5 ms of `migrate report`) and, for a
+    `quick_exit` command, until the process ends right after it (`end_process`).
+    Other commands run with the collector as it was.
+    """
     registry = {command.name: command for command in commands}
-    parser = build_parser(program, registry.values())
+    collecting = gc.isenabled()
+    if standalone:
+        gc.disable()
     try:
+        parser = build_parser(program, registry.values())
         try:
             args = parser.parse_args(argv)
         except SystemExit as exit_request:
@@ -83,9 +103,13 @@ def run_commands(program: Program, commands: Iterable[Command], argv: Sequence[s
         if args.command is None:
             parser.print_help(sys.stderr)
             return EXIT_USAGE
+        command = registry[args.command]
+        quick_exit = standalone and command.quick_exit
+        if collecting and not quick_exit:
+            gc.enable()
         name = f"{program.prog} {args.command}"
         try:
-            code = registry[args.command].run(args)
+            code = command.run(args)
         except UsageError as error:
             print(f"{name}: error: {error}", file=sys.stderr)
             return EXIT_USAGE
@@ -96,10 +120,36 @@ def run_commands(program: Program, commands: Iterable[Command], argv: Sequence[s
             print(f"{name}: interrupted{program.interrupted_hint}", file=sys.stderr)
             return EXIT_INTERRUPTED
         sys.stdout.flush()
+        if quick_exit:
+            end_process(code)
         return code
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_BROKEN_PIPE
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def end_process(code: int) -> None:
+    """End the process with `code` now, without tearing the interpreter down; return if a thread still runs.
+
+    Exiting normally, the interpreter frees every object and module one by
+    one: 3 ms after `migrate report` on `tensorflow_estimator`, in a run of
+    under 200 ms that users pay on every commit (pre-commit); re-enabling the
+    collector first would add a collection traversing everything the command
+    made (3 ms more). Here the exit handlers run as they would (`atexit`:
+    multiprocessing, logging, ...), the standard streams are flushed, and the
+    process ends (`os._exit`), as mypy ends its runs. Only for commands that
+    declare `quick_exit`.
+    """
+    threading = sys.modules.get("threading")
+    if threading is not None and threading.active_count() > 1:
+        return  # a thread still runs: the interpreter's exit waits for it
+    atexit._run_exitfuncs()  # noqa: SLF001 - the handlers a normal exit runs; no public spelling
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def _silence_stdout() -> None:

@@ -138,23 +138,38 @@ def _instantiated(node: ast.AST, built: dict[str, list[ast.AST]], seen: set[str]
 
 
 def _lists_built(scope: ast.AST) -> dict[str, list[ast.AST]]:
-    """Variable → the expressions put into it (`x = …`, `x += …`, `x.append/extend/insert(…)`)."""
+    """Variable → the expressions the scope's statements put into it (`x = …`, `x += …`,
+    `x.append/extend/insert(…)`); only statements are visited, not every node of the scope."""
     built: dict[str, list[ast.AST]] = {}
-    for node in _walk_scope(scope):
-        if isinstance(node, ast.Assign):
+    for node in _statements_in(scope.body):
+        kind = type(node)
+        if kind is ast.Assign:
             for target in node.targets:
-                if isinstance(target, ast.Name):
+                if type(target) is ast.Name:
                     built.setdefault(target.id, []).append(node.value)
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name) and node.value is not None:
+        elif (kind is ast.AugAssign or kind is ast.AnnAssign) and type(node.target) is ast.Name and node.value is not None:
             built.setdefault(node.target.id, []).append(node.value)
-        elif (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr in ("append", "extend", "insert")
-            and isinstance(node.func.value, ast.Name)
-        ):
-            built.setdefault(node.func.value.id, []).extend(node.args)
+        elif kind is ast.Expr and type(node.value) is ast.Call:
+            function = node.value.func
+            if type(function) is ast.Attribute and function.attr in ("append", "extend", "insert") and type(function.value) is ast.Name:
+                built.setdefault(function.value.id, []).extend(node.value.args)
     return built
+
+
+def _statements_in(body: list[ast.stmt]):
+    """The statements of `body` and of the compound statements in it, nested functions excluded (own scopes)."""
+    pending = list(reversed(body))
+    while pending:
+        statement = pending.pop()
+        if type(statement) in (ast.FunctionDef, ast.AsyncFunctionDef):
+            continue
+        yield statement
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(statement, field, None)
+            if type(inner) is list:
+                pending.extend(reversed(inner))
+        for clause in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())):
+            pending.extend(reversed(clause.body))
 
 
 def _scopes(tree: ast.Module, mention_lines: frozenset[int] | None = None, functions: list[ast.AST] | None = None):

@@ -38,3 +38,25 @@ def test_help_and_unknown_commands_list_every_command(capsys):
 def test_a_lone_command_keeps_its_usage_errors(argv, capsys):
     assert main(argv) == 2
     assert "usage: migrate report" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("via", ["-m migrate", "console script"])
+def test_the_program_hands_over_the_whole_report_and_its_exit_code(tmp_path, via):
+    """`migrate report` ends its process without tearing the interpreter down (`Command.quick_exit`):
+    what it wrote to stdout and to `--output` is complete, and the exit code is the report's."""
+    import json
+    from pathlib import Path
+
+    (tmp_path / "train.py").write_text("import tensorflow as tf\nsess = tf.Session()\n")
+    script = Path(sys.executable).with_name("migrate")
+    if via == "console script" and not script.exists():
+        pytest.skip(f"no console script next to {sys.executable} (package not installed)")
+    program = [sys.executable, "-m", "migrate"] if via == "-m migrate" else [str(script)]
+    written = tmp_path / "report.json"
+    to_file = subprocess.run([*program, "report", str(tmp_path), "--format", "json", "--output", str(written)],
+                             capture_output=True, text=True, timeout=120)
+    to_stdout = subprocess.run([*program, "report", str(tmp_path), "--format", "json"], capture_output=True, text=True,
+                               timeout=120)
+    assert (to_file.returncode, to_stdout.returncode) == (1, 1), to_file.stderr + to_stdout.stderr
+    for text in (written.read_text(), to_stdout.stdout):
+        assert [finding["code"] for finding in json.loads(text)["findings"]] == ["TFM303"]

@@ -74,4 +74,4 @@ def as_dict(report: Report) -> dict:
 
 @register_format("json")
 def render(report: Report) -> str:
-    return indented_json(as_dict(report)) + "\n"
+    return indented_json(as_dict(report), end="\n")

@@ -80,4 +80,4 @@ def as_sarif(report: Report) -> dict:
 
 @register_format("sarif")
 def render(report: Report) -> str:
-    return indented_json(as_sarif(report)) + "\n"
+    return indented_json(as_sarif(report), end="\n")

@@ -120,3 +120,60 @@ def test_training_clis_share_flag_names(program):
     flags = {option for action in parser._actions for option in action.option_strings}
     assert {"--model-dir", "--data-dir", "--steps", "--batch-size", "--learning-rate", "--optimizer",
             "--dropout-rate", "--seed", "--save-checkpoints-steps", "--log-step-count-steps"} <= flags
+
+
+_STANDALONE_PROGRAM = """
+import atexit, gc, sys, threading
+from migrate.core.cli import Command, Program, run_commands
+
+class Finalised:
+    def __del__(self):
+        print("teardown ran", flush=True)
+
+KEPT = Finalised()  # freed only when the interpreter tears down
+atexit.register(lambda: print("exit handlers ran", flush=True))
+
+def run(args):
+    print(f"collector {'on' if gc.isenabled() else 'off'}")  # left in the buffer: stdout is a pipe
+    if args.thread:
+        threading.Thread(target=lambda: print("thread finished"), daemon=False).start()
+    return 3
+
+def configure(parser):
+    parser.add_argument("--thread", action="store_true")
+
+commands = [Command("quick", "", configure, run, quick_exit=True), Command("slow", "", configure, run)]
+sys.exit(run_commands(Program("demo", ""), commands, sys.argv[1:], standalone=True))
+"""
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        pytest.param(["quick"], ["collector off", "exit handlers ran"], id="quick exit: no teardown, no collector"),
+        pytest.param(["slow"], ["collector on", "exit handlers ran", "teardown ran"], id="other commands exit normally"),
+        pytest.param(["quick", "--thread"], ["collector off", "thread finished", "exit handlers ran", "teardown ran"],
+                     id="a running thread makes quick exit wait: a normal exit"),
+    ],
+)
+def test_a_standalone_program_ends_a_quick_exit_command_without_teardown(tmp_path, argv, expected):
+    """`quick_exit` commands (`migrate report`) run with the collector paused and end with `os._exit`,
+    after the exit handlers and with stdout flushed; the exit code is the command's."""
+    script = tmp_path / "demo.py"
+    script.write_text(_STANDALONE_PROGRAM)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    finished = subprocess.run([sys.executable, str(script), *argv], capture_output=True, text=True, env=env, timeout=60)
+    assert finished.returncode == 3, finished.stderr
+    assert finished.stdout.splitlines() == expected
+
+
+def test_run_commands_restores_the_collector(monkeypatch):
+    """In-process (tests, library use) the collector is back as it was, whatever the command."""
+    seen = []
+    quick = Command("go", "", lambda parser: None, lambda args: seen.append(__import__("gc").isenabled()) or 0, quick_exit=True)
+    import gc
+
+    assert gc.isenabled()
+    assert run_commands(PROGRAM, [quick], ["go"]) == 0
+    assert run_commands(PROGRAM, [quick._replace(quick_exit=False)], ["go"], standalone=True) == 0
+    assert seen == [True, True] and gc.isenabled()

@@ -19,6 +19,9 @@ VALUES = [
     {"quotes": 's\n"q"\\', "unicode": "\u2028 emoji 😀 \x00 \x1f", "nan": float("nan"), "inf": [float("inf"), float("-inf")]},
     {3: "int key", None: "null key", True: "bool key", 2.5: "float key"},
     [{"a": [1, {"b": [None, {"c": {}}]}]}, {"flat": 1, "also": "flat"}],
+    {"findings": [{"message": "}\n{", "line": 1, "cell": None}, {"message": "},\n      {", "x": 1.5}], "pair": ({"t": 1}, {"u": "}"})},
+    [{"a": 1}, {}],
+    [{"a": 1}, {"b": (2, 3)}],
 ]
 
 
