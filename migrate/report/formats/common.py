@@ -79,6 +79,9 @@ def indented_json(value, end: str = "") -> str:
         raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
 
     def encode(item, indent: str) -> None:
+        if type(item) is Encoded:
+            parts.extend(item.parts)
+            return
         is_dict = isinstance(item, dict)
         if not (is_dict or isinstance(item, (list, tuple))) or not item:
             write("".join(scalar(item, 0)))
@@ -108,6 +111,25 @@ def indented_json(value, end: str = "") -> str:
     encode(value, "")
     write(end)
     return "".join(parts)
+
+
+class Encoded:
+    """JSON text already encoded for where it stands in an `indented_json` value (indentation included),
+    in parts that `indented_json` joins with the rest of its output (not copied into a string of its own)."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: list[str]) -> None:
+        self.parts = parts
+
+
+def string_encoder() -> Callable[[str | None], str]:
+    """A function writing a string (or None) as `json.dumps(..., ensure_ascii=False)` does."""
+    try:
+        from _json import encode_basestring
+    except ImportError:  # no C accelerator
+        from json.encoder import py_encode_basestring as encode_basestring
+    return lambda value: "null" if value is None else encode_basestring(value)
 
 
 _CONTAINERS = (dict, list, tuple)

@@ -1,12 +1,14 @@
 from __future__ import annotations
 
+import copy
 import json
 import sys
 
 import pytest
 
 from migrate.report.formats.common import indented_json
-from migrate.report.formats.json_report import as_dict
+from migrate.report.formats.json_report import as_dict, render
+from migrate.report.model import Finding
 
 VALUES = [
     {},
@@ -33,7 +35,27 @@ def test_indented_json_is_json_dumps_with_indent_2_byte_for_byte(value) -> None:
 def test_a_whole_report_renders_as_json_dumps_would(sample_report) -> None:
     document = as_dict(sample_report)
     assert document["findings"] and document["hooks"]
-    assert indented_json(document) == json.dumps(document, indent=2, ensure_ascii=False)
+    expected = json.dumps(document, indent=2, ensure_ascii=False)
+    assert indented_json(document) == expected
+    assert render(sample_report) == expected + "\n"  # its findings written from a template (`encoded_findings`)
+
+
+def test_findings_from_the_template_are_the_findings_json_dumps_writes(sample_report) -> None:
+    """Every field kind: notebook cells and plain files, null and set equivalents, non-ASCII and escaped text."""
+    findings = [
+        Finding("nb.ipynb", 3, 2, 0, "TFM101", 'quote " backslash \\ tab \t → é 😀'),
+        Finding("dir/a b.py", None, 10, 7, "TFM503", "plain"),
+    ]
+    report = replace_findings(sample_report, findings)
+    assert {report.rules[code].modern_equivalent is None for code in ("TFM101", "TFM503")} == {True, False}
+    assert render(report) == json.dumps(as_dict(report), indent=2, ensure_ascii=False) + "\n"
+    assert render(replace_findings(sample_report, [])) == json.dumps(as_dict(replace_findings(sample_report, [])), indent=2, ensure_ascii=False) + "\n"
+
+
+def replace_findings(report, findings):
+    copied = copy.copy(report)
+    copied.findings = findings
+    return copied
 
 
 def test_without_the_c_encoder_it_is_json_dumps(monkeypatch) -> None:
