@@ -123,7 +123,7 @@ def test_training_clis_share_flag_names(program):
 
 
 _STANDALONE_PROGRAM = """
-import atexit, gc, sys, threading
+import atexit, gc, sys, threading, time
 from migrate.core.cli import Command, Program, run_commands
 
 class Finalised:
@@ -136,7 +136,7 @@ atexit.register(lambda: print("exit handlers ran", flush=True))
 def run(args):
     print(f"collector {'on' if gc.isenabled() else 'off'}")  # left in the buffer: stdout is a pipe
     if args.thread:
-        threading.Thread(target=lambda: print("thread finished"), daemon=False).start()
+        threading.Thread(target=lambda: (time.sleep(0.5), print("thread finished")), daemon=False).start()
     return 3
 
 def configure(parser):
