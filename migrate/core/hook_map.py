@@ -25,6 +25,8 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
+from migrate.core.metadata_cache import cached_metadata
+
 METADATA_NAME = "TF1_EQUIVALENT"
 _METADATA_LINE = re.compile(rf"^{METADATA_NAME}\s*(?::[^=\n]*)?=", re.MULTILINE)
 _NEXT_TOP_LEVEL = re.compile(r"^[^\s)\]}]", re.MULTILINE)
@@ -86,12 +88,11 @@ def _metadata_statement(text: str) -> list[ast.stmt] | None:
 
 
 def load_hook_map(directory: Path | None = None) -> list[HookEquivalent]:
-    """One entry per TF1 hook class, sorted by hook name."""
+    """One entry per TF1 hook class, sorted by hook name (the literals cached: `migrate.core.metadata_cache`)."""
     directory = directory or callbacks_directory()
     root = directory.parent.parent
     entries = []
-    for path in sorted(directory.glob("*.py")):
-        metadata = read_metadata(path)
+    for path, metadata in cached_metadata(directory, read_metadata):
         if metadata is None:
             continue
         for hook in metadata["hooks"]:

@@ -26,7 +26,7 @@ from migrate.report.context import FileContext, MethodBody, Reference
 from migrate.report.model import ClassInfo, FileResult, Finding, MethodInfo
 from migrate.report.names import canonical, is_tensorflow
 from migrate.report.phases import MENTION, hook_passes
-from migrate.report.registry import CHECKS, load_rules
+from migrate.report.registry import CHECKS, import_rules
 from migrate.report.sources import DEFAULT_MAX_BYTES, SkipFile, SourceFile, module_names, read_source
 from migrate.report.walk import node_fields
 
@@ -78,7 +78,7 @@ def analyse_file(
 def _analyse_file(
     source: SourceFile, max_bytes: int, hook_map: Mapping[str, HookEquivalent], wrappers: Mapping[str, str]
 ) -> FileResult:
-    load_rules()
+    import_rules()
     result = FileResult(path=source.display)
     try:
         text = read_source(source, max_bytes)

@@ -108,13 +108,18 @@ _loaded = False
 
 def load_rules() -> dict[str, Rule]:
     """Import every rule module once; return code → rule, sorted by code."""
+    import_rules()
+    return dict(sorted(RULES.items()))
+
+
+def import_rules() -> None:
+    """Import every rule module once, so `CHECKS` is filled (what the analysis of each file needs)."""
     global _loaded
     if not _loaded:
         import migrate.report.rules as package
 
         import_all(package.__name__, package.__path__)
         _loaded = True
-    return dict(sorted(RULES.items()))
 
 
 def rule_for(code_or_name: str) -> Rule | None:
