@@ -294,6 +294,9 @@ def _collect(tree: ast.Module, roots: frozenset[str], class_roots: frozenset[str
     stack: list[ast.AST] = [tree]
     pop, push = stack.pop, stack.append
     Name, Attribute, Call, Load = ast.Name, ast.Attribute, ast.Call, ast.Load
+    keyword, Arguments, Arg = ast.keyword, ast.arguments, ast.arg
+    plain_arguments = Arguments not in wanted and Arg not in wanted  # no check wants them: only their contents
+    plain_calls = Call not in wanted
     plans = _PLANS
     barren = _LEAVES - wanted  # never collected, no children: not even pushed
 
@@ -336,6 +339,32 @@ def _collect(tree: ast.Module, roots: frozenset[str], class_roots: frozenset[str
                 if type(base) is Call:
                     on_calls.append((node, base, None))
                 push(base)
+            continue
+        if kind is Call and plain_calls:  # the plan of a call, inlined: its function, arguments and keywords
+            func = node.func
+            if type(func) is Name or type(func) is Attribute:
+                chain(func, node)
+            elif type(func) not in barren:
+                push(func)
+            for item in node.args:
+                if type(item) not in barren:
+                    push(item)
+            for item in node.keywords:
+                push(item)
+            continue
+        if kind is keyword:  # the plan of a keyword, inlined: its value is all it holds
+            if node.arg in keywords:
+                interesting.append(node)
+            if type(node.value) not in barren:
+                push(node.value)
+            continue
+        if kind is Arguments and plain_arguments:  # what parameters hold: annotations and defaults
+            for value in (node.posonlyargs, node.args, node.vararg, node.kwonlyargs, node.kw_defaults, node.kwarg, node.defaults):
+                for item in value if type(value) is list else (value,):
+                    if type(item) is Arg:
+                        item = item.annotation
+                    if item is not None and type(item) not in barren:
+                        push(item)
             continue
         plan = plans.get(kind)
         if plan is None:
