@@ -14,7 +14,8 @@ a subprocess (interpreter start-up included, as a user would run it):
 * floor: `bench/parse_floor.py TREE --jobs N`: find the files as the report
   does, read and `ast.parse` each in the same forked pool with the same chunks,
   nothing else — a script of its own, so its start-up is not this benchmark's
-  imports (see its docstring); with `--no-gc` as the stricter floor;
+  imports (see its docstring); with `--no-gc` as the stricter floor, which
+  treats the interpreter as the report does (collector paused, no teardown at exit);
 * tf_upgrade_v2: `tf_upgrade_v2 --intree TREE --outtree OUT --reportfile FILE`.
 
 Ours and the floors run round-robin, repeated (median kept); the load average
@@ -176,8 +177,9 @@ def markdown(summary: dict) -> str:
         f"Targets: ≥ {TARGET_SPEEDUP:g}× faster than tf_upgrade_v2 (issue 5), ≤ {TARGET_FLOOR_RATIO:g}× the parse-only floor (issue 12). "
         f"Met: {'yes' if summary['targets_met'] else 'NO'}.",
         "",
-        "The report pauses Python's cyclic garbage collector while it analyses a file (an AST has no cycles); "
-        "the plain floor does not, so the GC-paused floor is shown as the stricter comparison.",
+        "The report runs with Python's cyclic garbage collector paused (an AST has no cycles) and ends its process "
+        "without tearing the interpreter down; the plain floor does neither, so the floor that does both "
+        "(`parse_floor.py --no-gc`, the GC-paused column) is shown as the stricter comparison.",
         "",
         "The floor is `bench/parse_floor.py`: the same files found the same way, read and parsed in the same forked pool "
         "with the same chunks, and only the imports that work needs (until 2026-11-24 it ran inside this script and "
