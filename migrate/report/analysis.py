@@ -54,7 +54,7 @@ _NESTED_BODIES: dict[type, tuple[str, ...]] = {
 """Statement type → its fields holding nested statements, in the order the pre-pass stacks them
 (a dict lookup per statement instead of an isinstance chain: most statements have none)."""
 _CLAUSE_LISTS = frozenset({"handlers", "cases"})
-_PLANS: dict[type, tuple[tuple[str, ...], int]] = {}
+_PLANS: dict[type, tuple[tuple[str, ...], bool]] = {}
 
 Locator = Callable[[int], tuple[int | None, int]]
 
@@ -370,7 +370,7 @@ def _collect(tree: ast.Module, roots: frozenset[str], class_roots: frozenset[str
         if plan is None:
             plan = plans[kind] = _plan(kind, wanted)
         fields, collect = plan
-        if collect and (collect is _ALWAYS or node.arg in keywords):
+        if collect:
             interesting.append(node)
         if kind is Call:
             func = node.func
@@ -388,14 +388,11 @@ def _collect(tree: ast.Module, roots: frozenset[str], class_roots: frozenset[str
     return interesting, chains, on_calls, class_calls
 
 
-_ALWAYS, _IF_KEYWORD_WANTED = 1, 2
-
-
-def _plan(kind: type, wanted: frozenset[type]) -> tuple[tuple[str, ...], int]:
-    """How `_collect` treats a node type: the fields to descend into, and whether to collect the node
-    (`_ALWAYS`, `_IF_KEYWORD_WANTED` for a `keyword`, else 0) — one dict lookup per node."""
+def _plan(kind: type, wanted: frozenset[type]) -> tuple[tuple[str, ...], bool]:
+    """How `_collect` treats a node type it does not handle inline: the fields to descend into,
+    and whether to collect the node (some check is registered for its type) — one dict lookup per node."""
     fields = () if kind in _LEAVES else node_fields(kind)
-    return fields, _ALWAYS if kind in wanted else _IF_KEYWORD_WANTED if kind is ast.keyword else 0
+    return fields, kind in wanted
 
 
 _KEYS_OF = {
