@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import subprocess
 import sys
@@ -167,12 +168,11 @@ def test_a_standalone_program_ends_a_quick_exit_command_without_teardown(tmp_pat
     assert finished.stdout.splitlines() == expected
 
 
-def test_run_commands_restores_the_collector(monkeypatch):
-    """In-process (tests, library use) the collector is back as it was, whatever the command."""
+def test_run_commands_restores_the_collector():
+    """In-process (tests, library use) the collector is back as it was, whatever the command;
+    a command that is not `quick_exit` runs with it on even in a standalone program."""
     seen = []
-    quick = Command("go", "", lambda parser: None, lambda args: seen.append(__import__("gc").isenabled()) or 0, quick_exit=True)
-    import gc
-
+    quick = Command("go", "", lambda parser: None, lambda args: seen.append(gc.isenabled()) or 0, quick_exit=True)
     assert gc.isenabled()
     assert run_commands(PROGRAM, [quick], ["go"]) == 0
     assert run_commands(PROGRAM, [quick._replace(quick_exit=False)], ["go"], standalone=True) == 0
