@@ -51,6 +51,7 @@ from typing import Any
 import numpy as np
 
 from legacy.distributed.role import RoleError, batch_indices
+from migrate.core.progress_file import ProgressFile
 from migrate.core.tf_config import TfConfigError, read_tf_config, require_roles, require_task_in_cluster, task_name
 
 TRAINING_ROLES = ("chief", "ps")
@@ -115,12 +116,6 @@ def _write_json(path: Path, payload: dict) -> None:
     os.replace(temporary, path)
 
 
-def _append(path: Path | None, record: dict) -> None:
-    if path is not None:
-        with open(path, "a", encoding="utf-8") as progress:
-            progress.write(json.dumps(record) + "\n")
-
-
 def wait_for_checkpoint(model_dir: Path, timeout: float, who: str) -> str:
     """The first checkpoint of `model_dir`, polled every 0.2 s; `RoleError` after `timeout` seconds."""
     import tensorflow as tf
@@ -166,7 +161,7 @@ def make_hooks():
         ps variable (a global variable, so the chief initialises and saves it).
         """
 
-        def __init__(self, index: int, workers: int, losses: dict[int, float], progress: Path | None) -> None:
+        def __init__(self, index: int, workers: int, losses: dict[int, float], progress: ProgressFile) -> None:
             self.index, self.workers, self.losses, self.progress = index, workers, losses, progress
             self.step = self.start = 0
             self.session_ready: float | None = None
@@ -194,7 +189,7 @@ def make_hooks():
             self.step += 1
             run_context.session.run(self._mark, {self._finished_step: self.step})
             self.losses[self.step] = float(run_values.results)
-            _append(self.progress, {"step": self.step, "loss": self.losses[self.step], "time": time.time()})
+            self.progress.write({"step": self.step, "loss": self.losses[self.step], "time": time.time()})
 
     class WaitForChiefHook(tf.compat.v1.train.SessionRunHook):
         """Non-chief: poll until the chief initialised the variables (SessionManager would sleep 30 s per check)."""
@@ -226,7 +221,7 @@ def make_hooks():
     class MetricsExporter(tf.estimator.Exporter):
         """Evaluator: keeps each evaluation's metrics (`train_and_evaluate` calls exporters after every one)."""
 
-        def __init__(self, results: list[dict], progress: Path | None) -> None:
+        def __init__(self, results: list[dict], progress: ProgressFile) -> None:
             self.results, self.progress = results, progress
 
         @property
@@ -237,7 +232,7 @@ def make_hooks():
             record = {"step": int(eval_result["global_step"]), "accuracy": float(eval_result["accuracy"]),
                       "loss": float(eval_result["loss"]), "checkpoint": os.path.basename(checkpoint_path)}
             self.results.append(record)
-            _append(self.progress, {**record, "time": time.time()})
+            self.progress.write({**record, "time": time.time()})
             return None
 
     return StepBarrierHook, WaitForChiefHook, EvaluationHook, MetricsExporter
@@ -304,7 +299,8 @@ def run_task(args: argparse.Namespace, task_type: str, index: int, cluster: dict
             x, y = worker_arrays(x, y, args.steps, args.global_batch_size, worker, workers)
         train_fn, init_hook = train_input(x, y, batch_size=args.global_batch_size // workers, shuffle=False)
         train_hooks = [init_hook]
-    barrier = StepBarrierHook(worker or 0, workers, losses, args.progress)
+    progress = ProgressFile(args.progress)
+    barrier = StepBarrierHook(worker or 0, workers, losses, progress)
     if worker is not None:
         train_hooks.append(barrier)
         if task_type == "worker":
@@ -329,7 +325,7 @@ def run_task(args: argparse.Namespace, task_type: str, index: int, cluster: dict
     train_spec = tf.estimator.TrainSpec(train_fn, max_steps=args.steps, hooks=train_hooks,
                                         saving_listeners=[Saved()] if task_type == "chief" else [])
     eval_spec = tf.estimator.EvalSpec(eval_fn, steps=None, hooks=eval_hooks, name=None,
-                                      exporters=[MetricsExporter(evaluations, args.progress)],
+                                      exporters=[MetricsExporter(evaluations, progress)],
                                       start_delay_secs=0, throttle_secs=args.eval_throttle_secs)
     if task_type == "evaluator":
         wait_for_checkpoint(args.model_dir, args.eval_timeout, "the evaluator")

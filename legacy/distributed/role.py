@@ -60,6 +60,7 @@ from typing import Any
 
 import numpy as np
 
+from migrate.core.progress_file import ProgressFile
 from migrate.core.tf_config import TfConfigError, read_tf_config, require_roles, require_task_in_cluster, task_name
 
 ROLES = ("ps", "worker")
@@ -276,10 +277,7 @@ def run_worker(args: argparse.Namespace, index: int, cluster: dict[str, list[str
 
             def record(value: float) -> None:
                 losses[state["step"]] = float(value)
-                if progress is not None:
-                    progress.write(json.dumps({"step": state["step"], "loss": float(value), "time": time.time(),
-                                               "pid": os.getpid()}) + "\n")
-                    progress.flush()
+                progress.write({"step": state["step"], "loss": float(value), "time": time.time(), "pid": os.getpid()})
 
             def train_synchronously() -> None:
                 mark(start)
@@ -303,7 +301,7 @@ def run_worker(args: argparse.Namespace, index: int, cluster: dict[str, list[str
                     state["step"] = int(step)
                     record(value)
 
-            progress = open(args.progress, "a", encoding="utf-8") if args.progress is not None else None
+            progress = ProgressFile(args.progress)
             trained_from = time.monotonic()
             {"sync": train_synchronously, "async": train_asynchronously}[args.replication]()
         seconds = time.monotonic() - trained_from

@@ -39,6 +39,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from migrate.core.progress_file import ProgressFile
 from migrate.core.tf_config import TfConfigError, read_tf_config, task_name
 
 
@@ -176,7 +177,7 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     losses: dict[int, float] = {}
     begun: dict[str, int] = {}
 
-    progress = open(args.progress, "a", encoding="utf-8") if args.progress is not None else None
+    progress = ProgressFile(args.progress)
 
     class Trace(keras.callbacks.Callback):
         """The step training starts at (after any restore: the data position) and each global batch's mean loss."""
@@ -187,9 +188,7 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
         def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
             step = int(self.model.optimizer.iterations.numpy())
             losses[step] = float(np.asarray(logs["step_loss"]).reshape(()))
-            if progress is not None:
-                progress.write(json.dumps({"step": step, "loss": losses[step], "time": time.time()}) + "\n")
-                progress.flush()
+            progress.write({"step": step, "loss": losses[step], "time": time.time()})
 
     def log_line(values: dict) -> str:
         actions.append({"callback": "LoggingTensor", "step": int(float(values["step"]))})

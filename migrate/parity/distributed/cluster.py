@@ -8,7 +8,9 @@ after a grace period). Parameter servers never exit by themselves; the cluster
 is done when every worker has exited with 0.
 
 Fault injection: `Fault("worker", 1, 15)` SIGKILLs worker 1 once its progress
-file (JSON lines ``{"step", "loss"}``) reaches global step 15. Then either
+file (JSON lines ``{"step", "loss"}``) reaches global step 15; started with
+``start(fault)``, worker 1 holds there until killed (`ProgressFile`), so the
+kill lands at step 15 however busy the machine is. Then either
 `wait` returns (the caller restarts the whole cluster: synchronous training,
 where every worker is needed for every step), or, with ``restart_killed``,
 the killed task alone is started again with the same ``TF_CONFIG`` and
@@ -28,6 +30,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from migrate.core.progress_file import HOLD_ENV
 
 GRACE_SECONDS = 3.0
 POLL_SECONDS = 0.05
@@ -189,15 +193,21 @@ class Cluster:
                         "was started. Run again to pick other free ports, or stop the process holding it."
                     ) from error
 
-    def start(self) -> None:
-        """Start every role (after checking the ports); a role that then fails to start is reported by `wait`."""
+    def start(self, fault: Fault | None = None) -> None:
+        """Start every role (after checking the ports); a role that then fails to start is reported by `wait`.
+
+        The task `fault` will kill is told to hold once it has reported the
+        fault's step (`HOLD_ENV`), so `wait(fault)` kills it at that step
+        exactly, not one poll later on a busy machine.
+        """
         self.check_ports()
         self.workdir.mkdir(parents=True, exist_ok=True)
         for role in self.roles:
-            self._spawn(role)
+            targeted = fault is not None and (role.task_type, role.index) == (fault.task_type, fault.index)
+            self._spawn(role, {HOLD_ENV: str(fault.step)} if targeted else {})
 
-    def _spawn(self, role: Role) -> None:
-        env = {**os.environ, **self.env,
+    def _spawn(self, role: Role, extra_env: dict[str, str] | None = None) -> None:
+        env = {**os.environ, **self.env, **(extra_env or {}),
                "TF_CONFIG": json.dumps({"cluster": self.spec, "task": {"type": role.task_type, "index": role.index}})}
         log = self.workdir / f"{self.side}-{role.task_type}{role.index}.log"
         self.logs[role] = log

@@ -295,8 +295,9 @@ def run_side(side: str, config: DistributedConfig, data_path: Path, root: Path, 
         progress(f"[{side}] {spec_of.engine}: {', '.join(f'{n} {t}' for t, n in counts.items())}"
                  f"{' (restart)' if attempt else ''}")
         with Cluster(side, python, spec, roles, paths.logs, config.timeout, env) as cluster:
-            cluster.start()
-            outcome = cluster.wait(config.kill if attempt == 0 else None, cancel, restart_killed=restart_task)
+            fault = config.kill if attempt == 0 else None
+            cluster.start(fault)
+            outcome = cluster.wait(fault, cancel, restart_killed=restart_task)
         for task, pid in outcome.pids.items():
             writer_pids[pid] = "chief" if task == spec_of.chief_task else task
         record = {"attempt": attempt, "status": outcome.status, "seconds": round(outcome.seconds, 2), "pids": outcome.pids}

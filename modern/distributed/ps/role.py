@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from migrate.core.progress_file import ProgressFile
 from migrate.core.tf_config import TfConfigError, read_tf_config, require_roles, require_task_in_cluster, task_name
 
 ROLES = ("chief", "ps", "worker")
@@ -160,13 +161,11 @@ def coordinate(args: argparse.Namespace, cluster: dict[str, list[str]]) -> dict[
     start = int(model.optimizer.iterations.numpy())
     actions: list[dict] = []
     losses: dict[int, float] = {}
-    progress = open(args.progress, "a", encoding="utf-8") if args.progress is not None else None
+    progress = ProgressFile(args.progress)
 
     def on_step(step: int, loss: float, worker_pid: int) -> None:
         losses[step] = loss
-        if progress is not None:
-            progress.write(json.dumps({"step": step, "loss": loss, "time": time.time(), "pid": worker_pid}) + "\n")
-            progress.flush()
+        progress.write({"step": step, "loss": loss, "time": time.time(), "pid": worker_pid})
 
     def log_line(values: dict) -> str:
         actions.append({"callback": "LoggingTensor", "step": int(float(values["step"]))})

@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from migrate.core.progress_file import HOLD_ENV
 from migrate.parity.distributed.cluster import Cluster, ClusterError, Fault, Role, cluster_spec, free_ports
 
 
@@ -103,6 +104,27 @@ with open({str(progress)!r}, "a") as handle:
     assert cluster.processes[writer].returncode == -9
 
 
+FAST_PROGRESS_WRITER = """
+import sys, time
+from migrate.core.progress_file import ProgressFile
+progress = ProgressFile(sys.argv[1])
+for step in range(1, 100000):
+    progress.write({"step": step, "loss": 1.0}); time.sleep(0.001)
+"""
+
+
+def test_a_fault_given_at_start_holds_its_target_at_the_step_so_the_kill_lands_there_exactly(tmp_path):
+    progress = tmp_path / "progress.jsonl"
+    writer = Role("worker", 1, ("-c", FAST_PROGRESS_WRITER, str(progress)), progress=progress)
+    with make_cluster(tmp_path, [sleeper("worker", 0), writer]) as cluster:
+        cluster.start(Fault("worker", 1, 5))
+        time.sleep(0.5)  # a busy launcher: the writer would be hundreds of steps further by now
+        outcome = cluster.wait(Fault("worker", 1, 5))
+    assert outcome.status == "killed" and outcome.killed_at_step == 5
+    assert [json.loads(line)["step"] for line in progress.read_text().splitlines()] == [1, 2, 3, 4, 5]
+    assert cluster.processes[writer].returncode == -9
+
+
 def test_an_evaluator_outside_the_cluster_spec_that_fails_is_named_and_the_cluster_stopped(tmp_path):
     roles = [sleeper("ps", 0, waited=False), sleeper("chief", 0)]
     failing = Role("evaluator", 0, ("-c", "import sys; print('no checkpoint arrived'); sys.exit(2)"))
@@ -122,7 +144,8 @@ def test_restart_killed_starts_the_killed_task_again_alone_and_waits_for_the_clu
 import json, os, sys, time
 path = {str(progress)!r}
 if os.path.exists(path) and open(path).read().count("restarted") == 0 and os.path.getsize(path) > 0:
-    open(path, "a").write(json.dumps({{"step": 0, "loss": 0.0, "restarted": os.environ["TF_CONFIG"]}}) + "\\n")
+    record = {{"step": 0, "loss": 0.0, "restarted": os.environ["TF_CONFIG"], "hold": os.environ.get({HOLD_ENV!r})}}
+    open(path, "a").write(json.dumps(record) + "\\n")
     sys.exit(0)
 with open(path, "a") as handle:
     for step in range(1, 1000):
@@ -130,11 +153,13 @@ with open(path, "a") as handle:
 """), progress=progress)
     chief = Role("worker", 0, ("-c", "import time; time.sleep(1.5)"))
     with make_cluster(tmp_path, [chief, writer]) as cluster:
-        cluster.start()
+        cluster.start(Fault("worker", 1, 5))
         first_pid = cluster.processes[writer].pid
         outcome = cluster.wait(Fault("worker", 1, 5), restart_killed=True)
     assert outcome.status == "done" and outcome.restarted and outcome.killed == Fault("worker", 1, 5)
     assert outcome.killed_pid == first_pid != outcome.pids["worker:1"]
     assert 5 <= outcome.killed_at_step and outcome.killed_at_time is not None
-    restarted = json.loads(json.loads(progress.read_text().splitlines()[-1])["restarted"])
+    last = json.loads(progress.read_text().splitlines()[-1])
+    assert last["hold"] is None  # the restarted task trains on: it is not told to hold
+    restarted = json.loads(last["restarted"])
     assert restarted["task"] == {"type": "worker", "index": 1} and restarted["cluster"] == cluster.spec
