@@ -45,10 +45,6 @@ class ProgressFile:
         if self.hold_at_step is not None and int(record["step"]) >= self.hold_at_step:
             self._hold()
 
-    def close(self) -> None:
-        if self._handle is not None:
-            self._handle.close()
-
     @staticmethod
     def _hold() -> None:
         while True:  # the launcher SIGKILLs this process; it dies with the launcher too (parent-death signal)

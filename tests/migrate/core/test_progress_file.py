@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -18,7 +19,6 @@ def test_each_record_is_one_line_readable_before_the_file_is_closed(tmp_path):
     progress.write({"step": 2, "loss": 0.25, "time": 2.0, "pid": 7})
     assert [json.loads(line) for line in path.read_text().splitlines()] == [
         {"step": 1, "loss": 0.5, "time": 1.0}, {"step": 2, "loss": 0.25, "time": 2.0, "pid": 7}]
-    progress.close()
 
 
 def test_a_restarted_role_appends_to_what_the_killed_one_wrote(tmp_path):
@@ -43,7 +43,8 @@ def test_the_role_holds_after_writing_the_step_it_was_told_until_it_is_killed(tm
     path = tmp_path / "progress.jsonl"
     script = ("import sys\nfrom migrate.core.progress_file import ProgressFile\nprogress = ProgressFile(sys.argv[1])\n"
               "for step in range(1, 1000):\n    progress.write({'step': step, 'loss': 1.0})\n")
-    process = subprocess.Popen([sys.executable, "-c", script, str(path)], env={**_environ(), HOLD_ENV: "3"})
+    environ = {key: value for key, value in os.environ.items() if key != HOLD_ENV}
+    process = subprocess.Popen([sys.executable, "-c", script, str(path)], env={**environ, HOLD_ENV: "3"})
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and not (path.exists() and path.read_text().count("\n") >= 3):
@@ -55,8 +56,3 @@ def test_the_role_holds_after_writing_the_step_it_was_told_until_it_is_killed(tm
         process.kill()
         process.wait()
 
-
-def _environ() -> dict[str, str]:
-    import os
-
-    return {key: value for key, value in os.environ.items() if key != HOLD_ENV}
