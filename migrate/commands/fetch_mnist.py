@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from migrate.core.cli import Command
+from migrate.core.cli import Command, UsageError
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -17,8 +17,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         data = load_mnist(args.data_dir, cache_dir=args.cache_dir)
     except MnistDataError as error:
-        print(f"migrate fetch-mnist: {error}")
-        return 1
+        raise UsageError(str(error)) from None
     print(
         f"MNIST ready from {data.source}: train {data.x_train.shape} {data.x_train.dtype}, "
         f"test {data.x_test.shape}, labels {sorted(set(data.y_train.tolist()))}"

@@ -74,6 +74,8 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError(f"no such file or directory: {', '.join(missing)}")
     if args.jobs < 0:
         raise UsageError(f"--jobs must be 0 (one per CPU) or more, got {args.jobs}")
+    if args.emit_callbacks and os.path.lexists(args.emit_callbacks) and not os.path.isdir(args.emit_callbacks):
+        raise UsageError(f"--emit-callbacks {args.emit_callbacks} is a file, not a directory: name a directory")
     if args.max_file_size <= 0:
         raise UsageError(f"--max-file-size must be positive, got {args.max_file_size}")
     options = ScanOptions(

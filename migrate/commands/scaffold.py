@@ -24,6 +24,8 @@ def run(args: argparse.Namespace) -> int:
     missing = [path for path in args.paths if not os.path.lexists(path)]
     if missing:
         raise UsageError(f"no such file or directory: {', '.join(missing)}")
+    if os.path.lexists(args.output_dir) and not os.path.isdir(args.output_dir):
+        raise UsageError(f"--output-dir {args.output_dir} is a file, not a directory: name a directory (it is created)")
     report = scan(args.paths, ScanOptions(jobs=max(args.jobs, 0), select=("TFM201",)))
     for path in emit_callbacks(report.hooks, args.output_dir):
         print(path)

@@ -8,10 +8,13 @@ Exit codes:
     0   the command succeeded
     1   the command ran and found a problem (`CommandFailed`: parity broken,
         NaN loss, findings) — the command returns 1 or raises it
-    2   usage error (`UsageError`: bad flags, unreadable input the user can fix)
+    2   usage error (`UsageError`: bad flags, unreadable input the user can fix;
+        a package only an extra installs, e.g. TensorFlow: the message names the extra)
+    70  internal error (EX_SOFTWARE of sysexits.h): anything else raised is a bug,
+        never a verdict; one line on stderr and the traceback kept in a file
+        (`migrate.core.crash_log`) whose path is printed
     130 interrupted (Ctrl-C)
     141 stdout closed early (`migrate rules | head -1`): ends quietly
-Anything else raised is a bug and keeps its traceback.
 """
 from __future__ import annotations
 
@@ -26,6 +29,7 @@ from typing import NamedTuple
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
+EXIT_INTERNAL = 70
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141
 
@@ -119,6 +123,10 @@ def run_commands(
         except KeyboardInterrupt:
             print(f"{name}: interrupted{program.interrupted_hint}", file=sys.stderr)
             return EXIT_INTERRUPTED
+        except BrokenPipeError:
+            raise
+        except Exception as error:  # the one place every unexpected error is reported
+            return _report_unexpected(name, error)
         sys.stdout.flush()
         if quick_exit:
             end_process(code)
@@ -129,6 +137,33 @@ def run_commands(
     finally:
         if collecting:
             gc.enable()
+
+
+def _report_unexpected(name: str, error: Exception) -> int:
+    """A package an extra installs is missing: usage error naming the extra. Anything else: internal error,
+    its traceback in a crash log (`migrate.core.crash_log`)."""
+    from migrate.core.extras import missing_dependency_message
+
+    missing = missing_dependency_message(error) if isinstance(error, ImportError) else None
+    if missing:
+        print(f"{name}: error: {missing}", file=sys.stderr)
+        return EXIT_USAGE
+    from migrate.core.crash_log import write_crash_log
+
+    log = write_crash_log(name, error)
+    where = f"the traceback is in {log}" if log else "no file could hold the traceback:\n" + _traceback_text(error)
+    print(
+        f"{name}: internal error (exit {EXIT_INTERNAL}, not a verdict): {type(error).__name__}: {error}\n"
+        f"  {where}\n  please report it with that file",
+        file=sys.stderr,
+    )
+    return EXIT_INTERNAL
+
+
+def _traceback_text(error: BaseException) -> str:
+    import traceback
+
+    return "".join(traceback.format_exception(error))
 
 
 def end_process(code: int) -> None:

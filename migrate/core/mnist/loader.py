@@ -10,9 +10,9 @@ import numpy as np
 from migrate.core.mnist import formats
 from migrate.core.mnist.errors import MnistDataError
 from migrate.core.mnist.sources import CACHE_FILE, SOURCES, SourceContext, from_cache
+from migrate.core.user_dirs import user_cache_dir
 
 DATA_DIR_ENV = "MNIST_DATA_DIR"
-CACHE_DIR_ENV = "MIGRATE_CACHE_DIR"
 
 
 @dataclass(frozen=True)
@@ -33,11 +33,7 @@ class MnistData:
 
 
 def default_cache_dir() -> Path:
-    configured = os.environ.get(CACHE_DIR_ENV)
-    if configured:
-        return Path(configured).expanduser()
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "tf1-migrate"
+    return user_cache_dir()
 
 
 def load_mnist(

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from migrate.core.cli import (
+    EXIT_INTERNAL,
     Command,
     CommandFailed,
     Program,
@@ -55,9 +56,33 @@ def test_outcomes_map_to_exit_codes(capsys, outcome, code, message):
     assert capsys.readouterr().err.strip() == message
 
 
-def test_a_bug_keeps_its_traceback():
-    with pytest.raises(ValueError, match="a bug"):
-        run_commands(PROGRAM, [_command(_raise(ValueError("a bug")))], ["go"])
+def test_a_bug_is_an_internal_error_with_its_traceback_in_a_file(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("MIGRATE_CACHE_DIR", str(tmp_path))
+    assert run_commands(PROGRAM, [_command(_raise(ValueError("a bug")))], ["go"]) == EXIT_INTERNAL != 1
+    err = capsys.readouterr().err
+    assert "demo go: internal error (exit 70, not a verdict): ValueError: a bug" in err
+    (log,) = (tmp_path / "crashes").iterdir()
+    assert f"the traceback is in {log}" in err
+    assert "Traceback (most recent call last)" in log.read_text() and "ValueError: a bug" in log.read_text()
+
+
+@pytest.mark.parametrize(
+    ("module", "extra"),
+    [("tensorflow", "tf1-migrate[tf215]"), ("numpy.core", "tf1-migrate[tf215]"),
+     ("tensorflow_estimator", "tf1-migrate[tf215]")],
+)
+def test_a_missing_extra_is_a_usage_error_naming_the_extra(capsys, module, extra):
+    missing = ModuleNotFoundError(f"No module named '{module}'", name=module)
+    assert run_commands(PROGRAM, [_command(_raise(missing))], ["go"]) == 2
+    err = capsys.readouterr().err
+    assert f"demo go: error: this command needs `{module.partition('.')[0]}`, which is not installed" in err
+    assert extra in err
+
+
+def test_a_missing_module_no_extra_provides_is_an_internal_error(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("MIGRATE_CACHE_DIR", str(tmp_path))
+    missing = ModuleNotFoundError("No module named 'my_pair_helpers'", name="my_pair_helpers")
+    assert run_commands(PROGRAM, [_command(_raise(missing))], ["go"]) == EXIT_INTERNAL
 
 
 def test_no_command_prints_help_and_is_a_usage_error(capsys):

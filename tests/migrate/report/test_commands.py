@@ -118,3 +118,11 @@ def test_report_start_up_imports_no_dataclasses_inspect_or_pkgutil(write, tmp_pa
     )
     assert completed.returncode == 0, completed.stderr
     assert [finding["code"] for finding in json.loads(completed.stdout)["findings"]] == ["TFM303"]
+
+
+def test_scaffold_onto_a_file_is_a_usage_error(write, tmp_path: Path, capsys) -> None:
+    write("src/hooks.py", "import tensorflow as tf\nclass StepHook(tf.train.SessionRunHook):\n    pass\n")
+    write("taken.py", "x = 1\n")
+    assert main(["scaffold", str(tmp_path / "src"), "-o", str(tmp_path / "taken.py")]) == 2
+    assert "is a file, not a directory" in capsys.readouterr().err
+    assert (tmp_path / "taken.py").read_text() == "x = 1\n"
