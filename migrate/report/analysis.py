@@ -286,7 +286,7 @@ def _collect(tree: ast.Module, roots: frozenset[str], class_roots: frozenset[str
     functions that return a TensorFlow module) and calls of `CamelCase` names
     rooted in `class_roots` (`MyHook(...)`, for call sites of in-repo hooks).
     """
-    wanted, attributes, keywords = _wanted()
+    wanted, attributes, keywords, methods = _wanted()
     interesting: list = []
     chains: list[tuple[ast.AST, ast.Call | None]] = []
     on_calls: list[tuple[ast.AST, ast.Call, ast.Call | None]] = []
@@ -301,6 +301,8 @@ def _collect(tree: ast.Module, roots: frozenset[str], class_roots: frozenset[str
     barren = _LEAVES - wanted  # never collected, no children: not even pushed
 
     def chain(node: ast.AST, call: ast.Call | None) -> None:
+        if call is not None and type(node) is Attribute and node.attr in methods:
+            interesting.append(call)
         base = node
         while type(base) is Attribute:
             if base.attr in attributes:
@@ -399,16 +401,20 @@ _KEYS_OF = {
     Reference: lambda reference: dispatch_keys(reference.name),
     ast.Attribute: lambda node: (f".{node.attr}",),
     ast.keyword: lambda node: (f"{node.arg}=",),
+    ast.Call: lambda node: (f".{node.func.attr}()",),
 }
+"""Only calls of a method some check is registered for (`".run()"`) are collected, so a `Call` is keyed by that."""
 
 
 @lru_cache(maxsize=1)
-def _wanted() -> tuple[frozenset[type], frozenset[str], frozenset[str]]:
-    """Node types, attribute names and keyword names some check is registered for."""
+def _wanted() -> tuple[frozenset[type], frozenset[str], frozenset[str], frozenset[str]]:
+    """Node types, attribute names, keyword names and called method names (`".run()"`) some check is registered for."""
     types = frozenset(key for key in CHECKS if isinstance(key, type) and issubclass(key, ast.AST) and key not in _KEYS_OF)
-    attributes = frozenset(key[1:] for key in CHECKS if isinstance(key, str) and key.startswith("."))
-    keywords = frozenset(key[:-1] for key in CHECKS if isinstance(key, str) and key.endswith("="))
-    return types, attributes, keywords
+    strings = [key for key in CHECKS if isinstance(key, str)]
+    attributes = frozenset(key[1:] for key in strings if key.startswith(".") and not key.endswith("()"))
+    keywords = frozenset(key[:-1] for key in strings if key.endswith("="))
+    called = frozenset(key[1:-2] for key in strings if key.startswith(".") and key.endswith("()"))
+    return types, attributes, keywords, called
 
 
 def checks_for(node) -> list:

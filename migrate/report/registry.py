@@ -9,7 +9,8 @@ is one of:
 * a node type — an `ast` class, or `HookClass` for the whole-codebase pass;
 * for resolved TensorFlow names (`Reference`s, see `migrate.report.context`),
   a canonical name (`"tensorflow.Session"`) or a namespace (`"tensorflow.contrib.*"`);
-* `".attr"` for any attribute access `x.attr`, `"arg="` for a keyword argument.
+* `".attr"` for any attribute access `x.attr`, `"arg="` for a keyword argument,
+  `".attr()"` for a call of a method of that name (`x.run(...)`: the check gets the `Call`).
 
 Keying by name keeps dispatch to a few dict lookups per node instead of
 every rule looking at every node (see `analysis.dispatch_keys`).

@@ -1,7 +1,10 @@
-"""`feed_dict=` passed to `session.run` (or `eval`).
+"""Feed dicts passed to `session.run` (or `eval`), by keyword or by position.
 
 ## What it does
-Checks for calls with a `feed_dict=` keyword in files that use TensorFlow.
+Checks, in files that use TensorFlow, for calls with a `feed_dict=` keyword
+(other than `feed_dict=None`), and for feed dicts passed by position:
+`sess.run(fetches, {x: batch})`, `sess.run(fetches, feed_dict)`,
+`tensor.eval({x: batch})` — a dict, or a name that says it is a feed.
 
 ## Why is this bad?
 Feeding copies every batch from Python into the graph at each step and
@@ -13,6 +16,7 @@ per-step scalars become variables assigned eagerly.
 ```python
 for images, labels in batches():
     sess.run(train_op, feed_dict={x: images, y: labels})
+    loss_value = sess.run(loss, {x: images, y: labels})
 ```
 
 ## Use instead
@@ -30,15 +34,46 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from migrate.report.aliases import dotted_parts
 from migrate.report.context import FileContext
 from migrate.report.registry import Message, Rule, register
 
 RULE = Rule(code="TFM302", name="feed-dict", effort="rewrite", doc=__doc__, modern_equivalent="modern/pipeline.py")
 
+MESSAGE = (
+    "feeds placeholders at `session.run`, which TF2 does not have; stream the data "
+    "with tf.data (`Dataset.from_generator`, see modern/pipeline.py) into `model.fit`"
+)
+FEED_POSITION = {"run": 1, "eval": 0}
+"""Where `Session.run(fetches, feed_dict)` and `Tensor.eval(feed_dict)` take the feed positionally."""
+
 
 @register(RULE, "feed_dict=")
-def check(node: ast.keyword, context: FileContext) -> Iterator[Message]:
-    yield node.value, (
-        "`feed_dict=` feeds placeholders at `session.run`, which TF2 does not have; stream the data "
-        "with tf.data (`Dataset.from_generator`, see modern/pipeline.py) into `model.fit`"
-    )
+def check_keyword(node: ast.keyword, context: FileContext) -> Iterator[Message]:
+    if not (type(node.value) is ast.Constant and node.value.value is None):
+        yield node.value, f"`feed_dict=` {MESSAGE}"
+
+
+def _looks_like_a_feed(node: ast.AST) -> bool:
+    """A dict display or comprehension, `dict(...)`, or a name that says it is a feed (`feed_dict`, `self.feeds`)."""
+    if type(node) is ast.Dict or type(node) is ast.DictComp:
+        return True
+    if type(node) is ast.Call:
+        return type(node.func) is ast.Name and node.func.id == "dict"
+    parts = dotted_parts(node)
+    return bool(parts) and "feed" in parts[-1].lower()
+
+
+@register(RULE, ".run()", ".eval()")
+def check_positional(call: ast.Call, context: FileContext) -> Iterator[Message]:
+    method = call.func.attr  # type: ignore[attr-defined]
+    position = FEED_POSITION[method]
+    positional = call.args
+    if len(positional) <= position or any(type(arg) is ast.Starred for arg in positional[: position + 1]):
+        return
+    feed = positional[position]
+    if not _looks_like_a_feed(feed):
+        return
+    if context.qualified(call.func) is not None:
+        return  # a module's function (`app.run(main, argv)`, `subprocess.run`), not a session's method
+    yield feed, f"a feed dict passed by position to `.{method}()` {MESSAGE}"

@@ -29,6 +29,7 @@ logits = keras.layers.Dense(10)(keras.layers.Flatten()(net))
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from migrate.report.context import FileContext, Reference
@@ -39,15 +40,21 @@ RULE = Rule(code="TFM507", name="tf-layers", effort="rewrite", doc=__doc__, mode
 PREFIX = "tensorflow.layers"
 
 
-def _keras_name(function: str) -> str:
-    special = {"conv2d": "Conv2D", "conv1d": "Conv1D", "conv3d": "Conv3D", "batch_normalization": "BatchNormalization"}
-    return special.get(function) or "".join(part.capitalize() for part in function.split("_"))
+DIMENSIONS = re.compile(r"(\d)d$")
+
+
+def keras_name(member: str) -> str:
+    """The Keras layer class for a `tf.layers` member: classes keep their name (`Conv2DTranspose`),
+    functions are CamelCased with the dimension suffix upper-cased (`max_pooling2d` → `MaxPooling2D`)."""
+    if member[:1].isupper():
+        return member
+    return "".join(DIMENSIONS.sub(r"\1D", part.capitalize()) for part in member.split("_"))
 
 
 @register(RULE, PREFIX, PREFIX + ".*")
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
     member = reference.name[len(PREFIX) + 1:].split(".")[0] if reference.name != PREFIX else ""
-    target = f"`keras.layers.{_keras_name(member)}`" if member else "the matching `keras.layers` class"
+    target = f"`keras.layers.{keras_name(member)}`" if member and member != "experimental" else "the matching `keras.layers` class"
     yield reference.node, (
         f"`{reference.spelling}` is removed in TF2 (tf.compat.v1.layers needs tf-keras); use {target}, "
         "built once and called (see modern/model.py)"

@@ -10,7 +10,11 @@ CODE = "TFM302"
     "source",
     [
         pytest.param('sess.run(op, feed_dict={})\n', id='feed_dict in a file without tensorflow'),
-        pytest.param('import tensorflow as tf\nsess.run(op, {x: 1})\n', id='a positional dict'),
+        pytest.param('import tensorflow as tf\nsess.run(op, feed_dict=None)\n', id='feed_dict=None feeds nothing'),
+        pytest.param('import tensorflow as tf\nsess.run(op, options)\n', id='a positional argument that is not a feed'),
+        pytest.param('import tensorflow as tf\nfrom absl import app\napp.run(main, {"a": 1})\n', id="a module's run function"),
+        pytest.param('import tensorflow as tf\nimport subprocess\nsubprocess.run(cmd, feed)\n', id='subprocess.run'),
+        pytest.param('import tensorflow as tf\nsess.run(op)\nloss.eval()\n', id='no feed at all'),
     ],
 )
 def test_noop(source: str, findings) -> None:
@@ -22,6 +26,11 @@ def test_noop(source: str, findings) -> None:
     [
         pytest.param('import tensorflow as tf\nsess.run(op, feed_dict={x: 1})\n', [2], id='session.run with feed_dict'),
         pytest.param('import tensorflow as tf\ny.eval(feed_dict={x: 1})\n', [2], id='tensor.eval with feed_dict'),
+        pytest.param('import tensorflow as tf\nsess.run(op, {x: 1})\n', [2], id='a positional dict'),
+        pytest.param('import tensorflow as tf\nsess.run([a, b], feed_dict)\n', [2], id='a positional feed name'),
+        pytest.param('import tensorflow as tf\nself.sess.run(op, self.feeds)\n', [2], id='a positional feed attribute'),
+        pytest.param('import tensorflow as tf\nsess.run(op, {k: v for k, v in pairs})\n', [2], id='a positional dict comprehension'),
+        pytest.param('import tensorflow as tf\nacc = accuracy.eval({x: images, y: labels})\n', [2], id='tensor.eval with a positional dict'),
     ],
 )
 def test_finding(source: str, lines: list[int], findings) -> None:
