@@ -1,7 +1,7 @@
 """Feed dicts passed to `session.run` (or `eval`), by keyword or by position.
 
 ## What it does
-Checks, in files that use TensorFlow, for calls with a `feed_dict=` keyword
+Checks for calls, in files that use TensorFlow, with a `feed_dict=` keyword
 (other than `feed_dict=None`), and for feed dicts passed by position:
 `sess.run(fetches, {x: batch})`, `sess.run(fetches, feed_dict)`,
 `tensor.eval({x: batch})` — a dict, or a name that says it is a feed.
