@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
@@ -12,6 +11,7 @@ from migrate.core.cli import Command, UsageError
 from migrate.core.scenarios import SCENARIOS
 from migrate.parity.config import MODES, SIDES, ConfigError, ParityConfig, config_for
 from migrate.parity.distributed import command as distributed
+from migrate.parity.outputs import check_output_dir, check_output_file, write_parity_outputs
 from migrate.parity.pair import BUILTIN_PAIRS, Pair, PairError
 
 DESCRIPTION = f"""\
@@ -161,19 +161,6 @@ def progress(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def write_outputs(result, out: Path) -> dict[str, Path]:
-    from migrate.parity.plot import plot_losses
-    from migrate.parity.render import markdown_report
-
-    out.mkdir(parents=True, exist_ok=True)
-    written = {"summary": out / "parity-summary.json", "report": out / "parity-report.md"}
-    written["summary"].write_text(json.dumps(result.summary(), indent=2, allow_nan=True))
-    if result.losses is not None:
-        written["plot"] = plot_losses(result, out / "parity-losses.png")
-    written["report"].write_text(markdown_report(result, "parity-losses.png" if "plot" in written else None))
-    return written
-
-
 def run(args: argparse.Namespace) -> int:
     from migrate.parity.mapping import mapping_table
     from migrate.parity.pair import load_pair
@@ -181,6 +168,9 @@ def run(args: argparse.Namespace) -> int:
     from migrate.parity.run import prepare_tensorflow_environment, run_parity, show_mapping
     from migrate.parity.trace import TraceError
 
+    check_output_dir(args.out, "--out")  # before training: a finished run must have somewhere to go
+    if args.record is not None:
+        check_output_file(args.record, "--record")
     if args.workers is not None:
         return distributed.run(args)
     if args.replication is not None or args.kill is not None or args.evaluator:
@@ -201,8 +191,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"recorded the {args.side} side to {args.record}; compare with --side modern --against {args.record}")
         return 0
     print(terminal_summary(result))
-    written = write_outputs(result, args.out)
+    written, notes = write_parity_outputs(result, args.out)
     print("\nwritten: " + ", ".join(str(path) for path in written.values()))
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
     return 0 if result.ok else 1
 
 

@@ -292,15 +292,19 @@ def _jsonable(result: dict) -> dict:
 
 
 def write_outputs(result: dict, out: Path) -> list[Path]:
-    out.mkdir(parents=True, exist_ok=True)
-    written = [out / SUMMARY_JSON]
-    written[0].write_text(json.dumps(_jsonable(result), indent=1, allow_nan=True))
-    plot_name = None
+    """Summary JSON (strict), plot (optional: its absence is noted in the report), Markdown; each atomic."""
+    from migrate.parity.outputs import draw_plot, strict_json, write_atomic
+
+    written = [write_atomic(out / SUMMARY_JSON, strict_json(_jsonable(result), indent=1))]
+    plot_name, missing = None, None
     replication = result["config"].get("replication", "sync")
     if "checks" in result and PLOTTABLE[replication](result["losses"]):
-        written.append(PLOTS[replication](result, out / PLOT_PNG))
-        plot_name = PLOT_PNG
-    report = out / REPORT_MD
-    report.write_text(markdown_report(result, plot_name))
-    written.append(report)
+        plot, missing = draw_plot(lambda path: PLOTS[replication](result, path), out / PLOT_PNG)
+        if plot is not None:
+            written.append(plot)
+            plot_name = PLOT_PNG
+    report = markdown_report(result, plot_name)
+    if missing:
+        report += f"\n> Note: the loss plot {PLOT_PNG} was not drawn: {missing}\n"
+    written.append(write_atomic(out / REPORT_MD, report))
     return written

@@ -1,0 +1,121 @@
+"""Writing what a parity run found, so that a finished run is never lost.
+
+A parity run trains for minutes; its outputs are written at the very end. So:
+
+- every output location (`--out`, `--record`) is checked *before* training
+  (`check_output_dir`, `check_output_file`): it is created, or it is a
+  directory we can write into, or the run stops at once with a usage error
+  (exit 2) that names it;
+- every file is written atomically (`write_atomic`: a temporary file in the
+  same directory, then a rename), so a killed run leaves the previous output
+  or the new one, never half of one;
+- the JSON is strict (`strict_json`): a non-finite float (a loss that became
+  NaN) is written as the string "NaN", "Infinity" or "-Infinity" — the
+  spellings `float()` reads back — never as the bare `NaN` token most JSON
+  parsers reject;
+- the loss plot is optional (`draw_plot`): without matplotlib, or if drawing
+  fails, the JSON and Markdown are still written and the report says why the
+  plot is missing. (matplotlib is in the `tf215` and `tf221` extras, so an
+  install made for parity has it; a hand-made environment may not.)
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from migrate.core.cli import UsageError
+
+NON_FINITE_SPELLINGS = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+
+
+def check_output_dir(path: Path, flag: str) -> None:
+    """Create `path` (a directory) if needed and prove a file can be written in it; else a usage error."""
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"{flag} {path} exists and is not a directory: name a directory (it is created if missing)")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".write-check-"):
+            pass
+    except OSError as error:
+        raise UsageError(
+            f"{flag} {path} cannot be written ({error.strerror or error}): choose a directory you can write to; "
+            "nothing was trained"
+        ) from None
+
+
+def check_output_file(path: Path, flag: str) -> None:
+    """`path` can be written as a file (its directory is created if needed); else a usage error."""
+    if path.is_dir():
+        raise UsageError(f"{flag} {path} is a directory: name a file")
+    check_output_dir(path.parent if str(path.parent) else Path("."), f"{flag}'s directory")
+
+
+def strict_json(value: Any, indent: int | None = 2) -> str:
+    """`value` as strict JSON: non-finite floats become "NaN" / "Infinity" / "-Infinity" strings."""
+    return json.dumps(_finite(value), indent=indent, allow_nan=False)
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return NON_FINITE_SPELLINGS[repr(float(value))]
+    if isinstance(value, dict):
+        return {key if isinstance(key, str) else str(key): _finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(item) for item in value]
+    return value
+
+
+def write_atomic(path: Path, text: str) -> Path:
+    """Write `text` to `path` whole or not at all (a temporary file beside it, then a rename)."""
+    return _replace_from_temporary(path, lambda temporary: temporary.write_text(text, encoding="utf-8"))
+
+
+def draw_plot(draw: Callable[[Path], Any], path: Path) -> tuple[Path | None, str | None]:
+    """Run `draw(temporary_path)` and move the figure to `path`: (path, None), or (None, why it is missing)."""
+    try:
+        return _replace_from_temporary(path, draw), None
+    except ImportError as error:
+        if (getattr(error, "name", None) or "").partition(".")[0] != "matplotlib":
+            raise
+        return None, "matplotlib is not installed (`pip install matplotlib`, or install the tf215/tf221 extra)"
+    except Exception as error:  # a plot must never cost the run its report
+        return None, f"drawing it failed: {type(error).__name__}: {error}"
+
+
+def _replace_from_temporary(path: Path, write: Callable[[Path], Any]) -> Path:
+    """`write` a temporary file beside `path` (same suffix, so matplotlib picks the format), then rename it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.stem}.{os.getpid()}.partial{path.suffix}")
+    try:
+        write(temporary)
+        os.replace(temporary, path)
+    finally:
+        if temporary.exists():
+            temporary.unlink()
+    return path
+
+
+def write_parity_outputs(result, out: Path) -> tuple[dict[str, Path], list[str]]:
+    """The single-process outputs: summary JSON first (the verdict), then the plot, then the Markdown report.
+
+    Returns the files written and notes for the terminal (a missing plot and why)."""
+    from migrate.parity.plot import plot_losses
+    from migrate.parity.render import markdown_report
+
+    written = {"summary": write_atomic(out / "parity-summary.json", strict_json(result.summary()))}
+    notes: list[str] = []
+    if result.losses is not None:
+        plot, missing = draw_plot(lambda path: plot_losses(result, path), out / "parity-losses.png")
+        if plot is not None:
+            written["plot"] = plot
+        else:
+            notes.append(f"the loss plot parity-losses.png was not drawn: {missing}")
+    report = markdown_report(result, "parity-losses.png" if "plot" in written else None)
+    report += "".join(f"\n> Note: {note}\n" for note in notes)
+    written["report"] = write_atomic(out / "parity-report.md", report)
+    return written, notes

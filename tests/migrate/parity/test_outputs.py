@@ -1,0 +1,99 @@
+"""A finished parity run is never lost: outputs checked before training, written atomically, strict JSON,
+the plot optional."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from migrate.core.cli import UsageError
+from migrate.parity.compare import compare_losses
+from migrate.parity.outputs import check_output_dir, strict_json, write_parity_outputs
+from migrate.parity.result import ParityResult
+from migrate.parity.stages import Stage, check_n_steps
+from migrate.parity.tolerance import EXACT_SGD
+
+WITHOUT_TENSORFLOW = (
+    "import sys\n"
+    "for name in ('tensorflow', 'tensorflow_estimator', 'keras'):\n"
+    "    sys.modules[name] = None  # importing it would fail: proves nothing trained before the check\n"
+    "from migrate.cli import main\n"
+    "raise SystemExit(main(sys.argv[1:]))\n"
+)
+
+
+def _parity(tmp_path: Path, *argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", WITHOUT_TENSORFLOW, "parity", "--steps", "20", *argv],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("out", "message"),
+    [
+        pytest.param("a-file", "--out {out} exists and is not a directory", id="--out is a file"),
+        pytest.param("a-file/sub", "--out {out} cannot be written (Not a directory)", id="--out under a file"),
+        pytest.param("/proc/parity-out", "--out {out} cannot be written", id="--out where nobody can write"),
+    ],
+)
+def test_an_unwritable_out_fails_before_training_with_exit_2(tmp_path: Path, out: str, message: str) -> None:
+    (tmp_path / "a-file").write_text("keep me\n")
+    completed = _parity(tmp_path, "--out", out)
+    assert completed.returncode == 2, completed.stderr
+    assert message.format(out=out) in completed.stderr
+    assert "needs `tensorflow`" not in completed.stderr, "the check must come before anything is trained"
+    assert (tmp_path / "a-file").read_text() == "keep me\n"
+
+
+def test_an_unwritable_record_fails_before_training(tmp_path: Path) -> None:
+    (tmp_path / "dir").mkdir()
+    completed = _parity(tmp_path, "--out", "out", "--record", "dir")
+    assert completed.returncode == 2 and "--record dir is a directory: name a file" in completed.stderr
+
+
+def test_a_writable_out_is_created(tmp_path: Path) -> None:
+    check_output_dir(tmp_path / "new" / "out", "--out")
+    assert (tmp_path / "new" / "out").is_dir() and not list((tmp_path / "new" / "out").iterdir())
+    with pytest.raises(UsageError):
+        check_output_dir(Path("/proc/x"), "--out")
+
+
+def test_json_is_strict_and_names_non_finite_values() -> None:
+    text = strict_json({"loss": float("nan"), "rows": [float("inf"), -float("inf"), 1.5], 3: None})
+    assert json.loads(text, parse_constant=lambda token: pytest.fail(f"bare {token} in the JSON")) == {
+        "loss": "NaN", "rows": ["Infinity", "-Infinity", 1.5], "3": None}
+    assert [float(value) for value in ("NaN", "Infinity", "-Infinity")]  # the spellings float() reads back
+
+
+@pytest.fixture
+def nan_result() -> ParityResult:
+    """A real loss comparison whose modern loss became NaN at step 3."""
+    losses = compare_losses({1: 2.3, 2: 2.1, 3: 1.9}, {1: 2.3, 2: 2.1, 3: float("nan")}, EXACT_SGD)
+    stages = [Stage("variables", "ok", "4 variables"), check_n_steps(losses, [])]
+    return ParityResult({"pair": "mnist", "mode": "exact", "steps": 3, "seed": 42, "params": {"optimizer": "sgd"}},
+                        {"legacy": {"tensorflow": "2.15.1"}, "modern": {"tensorflow": "2.15.1"}}, stages, losses)
+
+
+def test_without_matplotlib_the_report_is_still_written(nan_result: ParityResult, tmp_path: Path, monkeypatch) -> None:
+    for name in [name for name in sys.modules if name == "matplotlib" or name.startswith("matplotlib.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    written, notes = write_parity_outputs(nan_result, tmp_path)
+    assert set(written) == {"summary", "report"} and sorted(path.name for path in tmp_path.iterdir()) == [
+        "parity-report.md", "parity-summary.json"]
+    assert notes == ["the loss plot parity-losses.png was not drawn: matplotlib is not installed "
+                     "(`pip install matplotlib`, or install the tf215/tf221 extra)"]
+    assert notes[0] in (tmp_path / "parity-report.md").read_text()
+    summary = json.loads((tmp_path / "parity-summary.json").read_text(),
+                         parse_constant=lambda token: pytest.fail(f"bare {token} in parity-summary.json"))
+    assert summary["ok"] is False and summary["losses"]["rows"][2]["modern"] == "NaN"
+
+
+def test_with_matplotlib_all_three_are_written(nan_result: ParityResult, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="the test extra installs matplotlib")
+    written, notes = write_parity_outputs(nan_result, tmp_path)
+    assert notes == [] and written["plot"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert sorted(path.name for path in tmp_path.iterdir()) == [
+        "parity-losses.png", "parity-report.md", "parity-summary.json"], "no temporary file is left behind"
