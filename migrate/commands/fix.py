@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from migrate.core.cli import Command, UsageError, non_negative_int, positive_int
@@ -17,30 +16,44 @@ atomically and keep their permissions; a second run changes nothing.
 Uses that cannot move safely are left as is and listed with the reason
 (`migrate explain CODE` says what the fix does and does not do per rule).
 
+PATH defaults to `.`; `-` fixes the text on stdin and prints the result.
+Directories are walked like `migrate report` walks them (hidden names,
+build/dist/venv/site-packages, virtualenvs and .gitignore'd paths are never
+touched; --exclude, --extend-exclude, [tool.migrate]); a path named on the
+command line is always considered.
+
 exit status: 0 done (with --diff: nothing to change), 1 with --diff: there
-are changes, or a file could not be rewritten; 2 usage error.
+are changes, or a file could not be rewritten; 2 usage error; 70 internal
+error.
 """
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    from migrate.report.file_selection import add_selection_arguments
     from migrate.report.sources import DEFAULT_MAX_BYTES
 
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="files or directories to fix (.py and .ipynb)")
+    add_selection_arguments(parser, "fix")
     parser.add_argument("--diff", action="store_true", help="print a unified diff and change nothing")
-    parser.add_argument("--jobs", "-j", type=non_negative_int, default=0, metavar="N",
+    parser.add_argument("--jobs", "-j", type=non_negative_int, metavar="N",
                         help="worker processes (default: one per CPU)")
     parser.add_argument("--max-file-size", type=positive_int, default=DEFAULT_MAX_BYTES, metavar="BYTES",
                         help=f"skip files larger than this (default: {DEFAULT_MAX_BYTES})")
-    parser.add_argument("--quiet", "-q", action="store_true", help="do not list the uses left as is")
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="print only what was rewritten or could not be: not the uses left as is, nor the summary")
+    parser.add_argument("--statistics", action="store_true",
+                        help="end with the counts: files rewritten, rewrites, uses left as is per rule")
 
 
 def run(args: argparse.Namespace) -> int:
     from migrate.fix.apply import fix_paths
+    from migrate.report.file_selection import reads_stdin, selection_from_args
 
-    missing = [path for path in args.paths if not os.path.lexists(path)]
-    if missing:
-        raise UsageError(f"no such file or directory: {', '.join(missing)}")
-    results = fix_paths(args.paths, write=not args.diff, jobs=args.jobs, max_bytes=args.max_file_size)
+    selection = selection_from_args(args)
+    if reads_stdin(selection.paths):
+        return fix_stdin(args)
+    jobs = args.jobs if args.jobs is not None else (selection.config.jobs or 0)
+    results = fix_paths(selection.paths, write=not args.diff, jobs=jobs, max_bytes=args.max_file_size,
+                        exclusions=selection.exclusions)
     changed = [result for result in results if result.changed]
     for result in results:
         if args.diff and result.diff:
@@ -57,15 +70,53 @@ def run(args: argparse.Namespace) -> int:
     failed = [result for result in results if result.failed]
     verb = "would rewrite" if args.diff else "rewrote"
     skipped = sum(1 for result in results if result.skipped)
-    print(
-        f"migrate fix: {verb} {len(changed) if args.diff else sum(result.written for result in results)} of {len(results)} file(s)"
-        + (f", {skipped} skipped" if skipped else "")
-        + (f", {len(failed)} could not be rewritten" if failed else ""),
-        file=sys.stderr,
-    )
+    if not args.quiet:
+        print(
+            f"migrate fix: {verb} {len(changed) if args.diff else sum(result.written for result in results)} of "
+            f"{len(results)} file(s)"
+            + (f", {skipped} skipped" if skipped else "")
+            + (f", {len(failed)} could not be rewritten" if failed else ""),
+            file=sys.stderr,
+        )
+    if args.statistics:
+        print(statistics(results), file=sys.stderr, end="")
     if failed or (args.diff and changed):
         return 1
     return 0
+
+
+def statistics(results) -> str:
+    """`--statistics`: files rewritten, rewrites, and the uses left as is per rule (most first)."""
+    declined: dict[str, int] = {}
+    for result in results:
+        for item in result.declined:
+            declined[item.code] = declined.get(item.code, 0) + 1
+    lines = [f"{sum(result.changed for result in results):>6}  files with changes",
+             f"{sum(result.rewrites for result in results):>6}  rewrites"]
+    lines += [f"{count:>6}  {code} left as is" for code, count in sorted(declined.items(), key=lambda item: (-item[1], item[0]))]
+    return "\n".join(lines) + "\n"
+
+
+def fix_stdin(args: argparse.Namespace) -> int:
+    """`migrate fix -`: the fixed text on stdout (unchanged if nothing applies); with --diff, the diff."""
+    from migrate.fix.apply import unified_diff
+    from migrate.fix.documents import Unfixable, fix_document
+
+    name = args.stdin_filename or "-"
+    data = sys.stdin.buffer.read()
+    try:
+        outcome = fix_document(name if name.endswith(".ipynb") else "stdin.py", data)
+    except Unfixable as error:
+        raise UsageError(f"{name}: {error}") from None
+    if args.diff:
+        sys.stdout.write(unified_diff(name, data, outcome.data, outcome.encoding) if outcome.changed else "")
+    else:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(outcome.data)
+    if not args.quiet:
+        for item in outcome.declined:
+            print(f"{name}:{item.line}: {item.code} `{item.spelling}` left as is: {item.reason}", file=sys.stderr)
+    return 1 if args.diff and outcome.changed else 0
 
 
 COMMAND = Command(

@@ -13,7 +13,16 @@ Scan Python files and notebooks (never importing them; TensorFlow is not needed)
 for TF1 constructs: Estimators, SessionRunHooks and their Keras callback
 mapping, sessions and placeholders, graph-mode iterators, tf.contrib, ...
 
-exit status: 0 no findings, 1 findings (0 with --exit-zero), 2 usage error.
+PATH defaults to `.`; `-` reads one file from stdin (--stdin-filename names
+it). A directory walk skips hidden names, build/dist/venv/site-packages
+directories, virtualenvs and what .gitignore ignores (--exclude,
+--extend-exclude, --no-respect-gitignore); a path named on the command line is
+always scanned. `[tool.migrate]` in pyproject.toml sets select, ignore,
+per-file-ignores, exclude, extend-exclude, respect-gitignore, baseline and
+jobs (flags win).
+
+exit status: 0 no findings, 1 findings (0 with --exit-zero), 2 usage error
+or nothing could be scanned (every file skipped), 70 internal error.
 --baseline FILE reports and fails only on findings not recorded by
 --write-baseline FILE (matched by rule, file and code, not line numbers).
 Suppress a finding with a comment on its line: `# migrate: ignore[TFM301]`
@@ -23,16 +32,19 @@ Suppress a finding with a comment on its line: `# migrate: ignore[TFM301]`
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    from migrate.report.file_selection import add_selection_arguments
     from migrate.report.formats import load_formats
     from migrate.report.sources import DEFAULT_MAX_BYTES
 
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="files or directories to scan (.py and .ipynb)")
+    add_selection_arguments(parser)
     parser.add_argument("--format", choices=sorted(load_formats()), default="text", help="output format (default: text)")
     parser.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE instead of stdout")
-    parser.add_argument("--select", metavar="CODES", default="", help="comma-separated codes or prefixes to report (e.g. TFM2,TFM301)")
-    parser.add_argument("--ignore", metavar="CODES", default="", help="comma-separated codes or prefixes not to report")
+    parser.add_argument("--select", metavar="CODES", help="comma-separated codes or prefixes to report (e.g. TFM2,TFM301)")
+    parser.add_argument("--ignore", metavar="CODES", help="comma-separated codes or prefixes not to report")
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
-    parser.add_argument("--jobs", "-j", type=int, default=0, metavar="N", help="worker processes (default: one per CPU)")
+    parser.add_argument("--jobs", "-j", type=int, metavar="N", help="worker processes (default: one per CPU)")
+    parser.add_argument("--quiet", "-q", action="store_true", help="print the report only: no progress or summary lines")
+    parser.add_argument("--statistics", action="store_true", help="print the number of findings per rule instead")
     parser.add_argument(
         "--max-file-size", type=int, default=DEFAULT_MAX_BYTES, metavar="BYTES",
         help=f"skip files larger than this (default: {DEFAULT_MAX_BYTES})",
@@ -45,10 +57,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--callbacks-dir", metavar="DIR", help=argparse.SUPPRESS)
 
 
-def _codes(text: str, option: str) -> tuple[str, ...]:
+def _codes(text: str | tuple[str, ...] | None, option: str) -> tuple[str, ...]:
     from migrate.report.registry import load_rules
 
-    codes = tuple(code.strip().upper() for code in text.split(",") if code.strip())
+    if text is None:
+        return ()
+    items = text.split(",") if isinstance(text, str) else text
+    codes = tuple(code.strip().upper() for code in items if code.strip())
     known = load_rules()
     unknown = [code for code in codes if not any(rule.startswith(code) for rule in known)]
     if unknown:
@@ -66,45 +81,70 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from migrate.report.file_selection import reads_stdin, selection_from_args
     from migrate.report.formats import load_formats
     from migrate.report.scanner import ScanOptions, scan
 
-    missing = [path for path in args.paths if not os.path.lexists(path)]
-    if missing:
-        raise UsageError(f"no such file or directory: {', '.join(missing)}")
-    if args.jobs < 0:
-        raise UsageError(f"--jobs must be 0 (one per CPU) or more, got {args.jobs}")
+    selection = selection_from_args(args)
+    config = selection.config
+    jobs = args.jobs if args.jobs is not None else (config.jobs or 0)
+    if jobs < 0:
+        raise UsageError(f"--jobs must be 0 (one per CPU) or more, got {jobs}")
     if args.emit_callbacks and os.path.lexists(args.emit_callbacks) and not os.path.isdir(args.emit_callbacks):
         raise UsageError(f"--emit-callbacks {args.emit_callbacks} is a file, not a directory: name a directory")
     if args.max_file_size <= 0:
         raise UsageError(f"--max-file-size must be positive, got {args.max_file_size}")
+    if args.baseline is None and config.baseline and not args.write_baseline:
+        args.baseline = os.path.join(config.root, config.baseline)
     options = ScanOptions(
-        jobs=args.jobs,
+        jobs=jobs,
         max_bytes=args.max_file_size,
-        select=_codes(args.select, "--select"),
-        ignore=_codes(args.ignore, "--ignore"),
+        select=_codes(args.select if args.select is not None else config.select, "--select"),
+        ignore=_codes(args.ignore if args.ignore is not None else config.ignore, "--ignore"),
         callbacks_dir=Path(args.callbacks_dir) if args.callbacks_dir else None,
-        progress=sys.stderr if sys.stderr.isatty() else None,
+        progress=sys.stderr if sys.stderr.isatty() and not args.quiet else None,
+        exclusions=selection.exclusions,
+        per_file_ignores=config.per_file_ignores,
+        project_root=config.root,
     )
-    report = scan(args.paths, options)
+    if reads_stdin(selection.paths):
+        from migrate.report.stdin import stdin_copy
+
+        with stdin_copy(args.stdin_filename) as source:
+            report = scan(selection.paths, options._replace(stdin=source))
+    else:
+        report = scan(selection.paths, options)
     _apply_baselines(report, args)
-    rendered = load_formats()[args.format](report)
+    rendered = statistics(report) if args.statistics else load_formats()[args.format](report)
     if args.output:
         try:
             Path(args.output).write_text(rendered, encoding="utf-8")
         except OSError as error:
             raise UsageError(f"cannot write --output {args.output}: {error.strerror or error}") from None
-        print(f"migrate report: wrote {args.format} report to {args.output}", file=sys.stderr)
+        if not args.quiet:
+            print(f"migrate report: wrote {args.format} report to {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(rendered)
     if args.emit_callbacks:
         from migrate.report.scaffold import emit_callbacks  # LibCST: imported only when skeletons are wanted
 
         written = emit_callbacks(report.hooks, args.emit_callbacks)
-        print(f"migrate report: wrote {len(written)} callback skeleton(s) to {args.emit_callbacks}", file=sys.stderr)
+        if not args.quiet:
+            print(f"migrate report: wrote {len(written)} callback skeleton(s) to {args.emit_callbacks}", file=sys.stderr)
+    if report.skipped and not report.files:
+        print(f"migrate report: error: none of the {len(report.skipped)} file(s) found could be scanned "
+              "(see the reasons above)", file=sys.stderr)
+        return 2
     if args.write_baseline and not args.baseline:
         return 0
     return 0 if args.exit_zero else report.exit_code
+
+
+def statistics(report) -> str:
+    """`--statistics`: one line per rule, most findings first (`count  code  name  [fix]`), as Ruff prints them."""
+    lines = [f"{count:>6}  {code}  {report.rules[code].name}  [{report.rules[code].fix}]"
+             for code, count in report.counts_by_rule().items()]
+    return "\n".join(lines) + ("\n" if lines else "")
 
 
 def _apply_baselines(report, args: argparse.Namespace) -> None:
@@ -118,15 +158,17 @@ def _apply_baselines(report, args: argparse.Namespace) -> None:
             comparison = compare(args.baseline, report.findings)
         if args.write_baseline:
             entries = write_baseline(args.write_baseline, report.findings)
-            print(f"migrate report: recorded {len(report.findings)} finding(s) ({entries} entries) in {args.write_baseline}",
-                  file=sys.stderr)
+            if not args.quiet:
+                print(f"migrate report: recorded {len(report.findings)} finding(s) ({entries} entries) in "
+                      f"{args.write_baseline}", file=sys.stderr)
     except BaselineError as error:
         raise UsageError(str(error)) from None
     if args.baseline:
         report.findings = comparison.new
         gone = f"; {comparison.gone} baselined finding(s) are gone (shrink it with --write-baseline)" if comparison.gone else ""
-        print(f"migrate report: {len(comparison.new)} new finding(s), {comparison.known} in the baseline {args.baseline}{gone}",
-              file=sys.stderr)
+        if not args.quiet:
+            print(f"migrate report: {len(comparison.new)} new finding(s), {comparison.known} in the baseline "
+                  f"{args.baseline}{gone}", file=sys.stderr)
 
 
 COMMAND = Command(

@@ -12,21 +12,25 @@ from migrate.core.cli import Command, UsageError
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="files or directories to scan (.py and .ipynb)")
+    from migrate.report.file_selection import add_selection_arguments
+
+    add_selection_arguments(parser)
     parser.add_argument("--output-dir", "-o", required=True, metavar="DIR", help="where to write one skeleton per hook")
     parser.add_argument("--jobs", "-j", type=int, default=0, metavar="N", help="worker processes (default: one per CPU)")
 
 
 def run(args: argparse.Namespace) -> int:
+    from migrate.report.file_selection import reads_stdin, selection_from_args
     from migrate.report.scaffold import emit_callbacks
     from migrate.report.scanner import ScanOptions, scan
 
-    missing = [path for path in args.paths if not os.path.lexists(path)]
-    if missing:
-        raise UsageError(f"no such file or directory: {', '.join(missing)}")
+    selection = selection_from_args(args)
+    if reads_stdin(selection.paths):
+        raise UsageError("scaffold reads files (a hook's module and its bases): name them, not `-`")
     if os.path.lexists(args.output_dir) and not os.path.isdir(args.output_dir):
         raise UsageError(f"--output-dir {args.output_dir} is a file, not a directory: name a directory (it is created)")
-    report = scan(args.paths, ScanOptions(jobs=max(args.jobs, 0), select=("TFM201",)))
+    report = scan(selection.paths, ScanOptions(jobs=max(args.jobs, 0), select=("TFM201",), exclusions=selection.exclusions,
+                                               project_root=selection.config.root))
     for path in emit_callbacks(report.hooks, args.output_dir):
         print(path)
     print(f"migrate scaffold: {len(report.hooks)} SessionRunHook subclass(es) found", file=sys.stderr)

@@ -1,13 +1,15 @@
-"""The callbacks' `TF1_EQUIVALENT` literals, cached beside them as Python caches bytecode.
+"""The callbacks' `TF1_EQUIVALENT` literals, cached in the user's cache directory.
 
 Every `migrate report` run needs the hook map (`migrate.core.hook_map`), and
 reading it means parsing each callback file's literal: 1.7 ms of a 170 ms run
 on `tensorflow_estimator`, spent before the worker processes start, so all of
 it is wall time. The literals are kept in
-`__pycache__/hook_map.<interpreter cache tag>.marshal` beside the files, each
-with its file's modification time and size; a file whose stat differs, or that
-is new, is read again. A cache that cannot be read (corrupt, another format) or
-written (a read-only install) is no cache: the files are read, as without one.
+`<user cache>/hook-map/<directory>.<interpreter cache tag>.marshal`
+(`migrate.core.user_dirs`: never inside the installed package, which may be
+read-only and which `pip uninstall` must leave clean), each with its file's
+modification time and size; a file whose stat differs, or that is new, is read
+again. A cache that cannot be read (corrupt, another format) or written is no
+cache: the files are read, as without one.
 """
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+
+from migrate.core.user_dirs import user_cache_dir
 
 FORMAT = 1
 """Bumped when what is cached changes shape; a cache of another format is ignored."""
@@ -34,7 +38,7 @@ def cached_metadata(directory: Path, read: Callable[[Path], object]) -> list[tup
         names = sorted(name for name in os.listdir(directory) if name.endswith(".py"))
     except (FileNotFoundError, NotADirectoryError):
         return []
-    cache_file = directory / "__pycache__" / f"hook_map.{sys.implementation.cache_tag}.marshal"
+    cache_file = cache_file_for(directory)
     cached = _load(cache_file)
     fresh: dict[str, tuple[Stamp, object]] = {}
     found = []
@@ -49,6 +53,12 @@ def cached_metadata(directory: Path, read: Callable[[Path], object]) -> list[tup
     if fresh != cached:
         _store(cache_file, fresh)
     return found
+
+
+def cache_file_for(directory: Path) -> Path:
+    """One cache file per callbacks directory (its absolute path, flattened into the name) and interpreter."""
+    flat = os.path.abspath(directory).strip(os.sep).replace(os.sep, "%")
+    return user_cache_dir() / "hook-map" / f"{flat[-180:]}.{sys.implementation.cache_tag}.marshal"
 
 
 def _load(cache_file: Path) -> dict:
@@ -68,7 +78,7 @@ def _store(cache_file: Path, entries: dict) -> None:
         return
     temporary = cache_file.with_name(f"{cache_file.name}.{os.getpid()}.tmp")
     try:
-        cache_file.parent.mkdir(exist_ok=True)
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
         with open(temporary, "wb") as handle:
             handle.write(data)
         os.replace(temporary, cache_file)

@@ -23,7 +23,8 @@ from functools import lru_cache
 from migrate.fix.documents import Outcome, Unfixable, fix_document
 from migrate.fix.engine import Declined
 from migrate.fix.registry import load_fixes
-from migrate.report.sources import DEFAULT_MAX_BYTES, SourceFile, discover
+from migrate.report.exclusions import Exclusions
+from migrate.report.sources import DEFAULT_EXCLUSIONS, DEFAULT_MAX_BYTES, SourceFile, discover
 
 PARALLEL_THRESHOLD = 16
 
@@ -43,8 +44,11 @@ class FileFix:
     notes: list[str] = field(default_factory=list)
 
 
-def fix_paths(paths: Sequence[str], write: bool, jobs: int = 0, max_bytes: int = DEFAULT_MAX_BYTES) -> list[FileFix]:
-    sources, skipped = discover(paths)
+def fix_paths(
+    paths: Sequence[str], write: bool, jobs: int = 0, max_bytes: int = DEFAULT_MAX_BYTES,
+    exclusions: Exclusions = DEFAULT_EXCLUSIONS,
+) -> list[FileFix]:
+    sources, skipped = discover(paths, exclusions)
     results = [FileFix(item.path, skipped=item.skipped) for item in skipped]
     jobs = jobs or os.cpu_count() or 1
     if jobs <= 1 or len(sources) < PARALLEL_THRESHOLD:

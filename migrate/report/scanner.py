@@ -19,10 +19,11 @@ from migrate.report.analysis import analyse_file
 from migrate.report.api_tree import api_tree
 from migrate.report.collector import paused
 from migrate.report.equivalents import equivalents
+from migrate.report.exclusions import Exclusions
 from migrate.report.hierarchy import HookClass, HookInstantiation, find_hook_instantiations, find_hooks
 from migrate.report.model import FileResult, Finding
 from migrate.report.registry import CHECKS, Rule, load_rules, matches
-from migrate.report.sources import DEFAULT_MAX_BYTES, SourceFile, discover
+from migrate.report.sources import DEFAULT_EXCLUSIONS, DEFAULT_MAX_BYTES, SourceFile, discover
 
 CHUNK_SIZE = 8
 CHUNK_BYTES = 256 * 1024
@@ -37,6 +38,12 @@ class ScanOptions(NamedTuple):
     ignore: tuple[str, ...] = ()
     callbacks_dir: Path | None = None
     progress: TextIO | None = None
+    exclusions: Exclusions = DEFAULT_EXCLUSIONS
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """(gitignore-style pattern relative to `project_root`, codes or prefixes): `[tool.migrate] per-file-ignores`."""
+    project_root: str = ""
+    stdin: SourceFile | None = None
+    """The file that stands for the path `-` (stdin, copied to a temporary file)."""
 
     def wants(self, code: str) -> bool:
         return (not self.select or matches(code, self.select)) and not matches(code, self.ignore)
@@ -102,7 +109,7 @@ def _scan(paths: Sequence[str], options: ScanOptions) -> Report:
     rules = load_rules()
     hook_map = equivalents(options.callbacks_dir)  # loaded before workers fork, so they inherit it
     api_tree()  # likewise the API tree data
-    sources, skipped = discover(paths)
+    sources, skipped = discover(paths, options.exclusions, options.stdin)
     results = analyse_all(sources, options)
     skipped.extend(result for result in results if result.skipped)
     scanned = _through_wrappers([result for result in results if not result.skipped], sources, options, hook_map)
@@ -111,6 +118,11 @@ def _scan(paths: Sequence[str], options: ScanOptions) -> Report:
     findings += _whole_codebase_findings(HookInstantiation, find_hook_instantiations(scanned, hooks))
     suppressions = {result.path: result.suppressions for result in scanned if result.suppressions}
     kept = [finding for finding in findings if options.wants(finding.code)]
+    if options.per_file_ignores:
+        from migrate.report.exclusions import per_file_ignored
+
+        ignored = per_file_ignored(options.per_file_ignores, options.project_root)
+        kept = [finding for finding in kept if not ignored(finding.path, finding.code)]
     visible = sorted(finding for finding in kept if not _suppressed(finding, suppressions))
     notes = [f"{result.path}: {note}" for result in scanned for note in result.notes]
     return Report(

@@ -1,7 +1,9 @@
 """Which files to scan, and their text: discovery and reading, never fatal.
 
-Discovery walks directories with `os.scandir`, skipping hidden directories
-and `__pycache__`. A symlink is followed only when it stays inside the scanned
+Discovery walks directories with `os.scandir`, leaving out what
+`migrate.report.exclusions` excludes (hidden names, build and virtualenv
+directories, `.gitignore`d paths, user patterns); a path named on the command
+line is always scanned. A symlink is followed only when it stays inside the scanned
 root and does not lead back to a directory already walked; otherwise it is
 reported as skipped, like every file that cannot be read as Python (too big,
 binary, undecodable, empty, unreadable, broken notebook).
@@ -18,12 +20,13 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
+from migrate.report.exclusions import Exclusions, Ignore, is_virtualenv
 from migrate.report.model import FileResult
 from migrate.report.notebooks import BrokenNotebook, notebook_source
 
 SUFFIXES = (".py", ".ipynb")
 DEFAULT_MAX_BYTES = 4 * 1024 * 1024
-SKIPPED_DIRECTORIES = frozenset({"__pycache__", "node_modules"})
+DEFAULT_EXCLUSIONS = Exclusions()
 
 
 class SkipFile(Exception):
@@ -46,10 +49,13 @@ class SourceText(NamedTuple):
     notes: tuple[str, ...] = ()
 
 
-def discover(paths: Sequence[str]) -> tuple[list[SourceFile], list[FileResult]]:
-    """Files to scan under `paths` (files or directories), and the entries skipped on the way."""
+def discover(
+    paths: Sequence[str], exclusions: Exclusions = DEFAULT_EXCLUSIONS, stdin: SourceFile | None = None
+) -> tuple[list[SourceFile], list[FileResult]]:
+    """Files to scan under `paths` (files or directories; `-` is `stdin`), and the entries skipped on the way."""
     followed: list[str] = []
-    items = [item for path in paths for item in _walk(path, followed)]
+    items = [item for path in paths
+             for item in ([stdin] if path == "-" and stdin is not None else _walk(path, followed, exclusions))]
     skipped = [item for item in items if isinstance(item, FileResult)]
     # A file can only be reached twice through a followed symlink or overlapping paths.
     resolve = bool(followed) or len(paths) > 1
@@ -64,37 +70,55 @@ def discover(paths: Sequence[str]) -> tuple[list[SourceFile], list[FileResult]]:
     return files, skipped
 
 
-def _walk(path: str, followed: list[str]) -> Iterator[SourceFile | FileResult]:
+def _walk(path: str, followed: list[str], exclusions: Exclusions) -> Iterator[SourceFile | FileResult]:
     root = os.path.realpath(path)
     if not os.path.isdir(path):
         yield SourceFile(os.path.abspath(path), path, os.path.dirname(root))
         return
     walked = {root}
-    stack = [(path, root)]
+    current = path in (".", "./")
+    exclusions, ignores = exclusions.for_explicit_root(root)
+    stack = [(path, root, ignores)]
     while stack:
-        directory, real_directory = stack.pop()
+        directory, real_directory, ignores = stack.pop()
+        own = exclusions.ignore_in(directory)
+        if own is not None:
+            ignores = (*ignores, own)
         try:
             entries = sorted(os.scandir(directory), key=lambda entry: entry.name, reverse=True)
         except OSError as error:
             yield FileResult(directory, skipped=f"unreadable directory: {error.strerror or error}")
             continue
         for entry in entries:
-            item = _classify(entry, root, real_directory, walked)
+            item = _classify(entry, root, real_directory, walked, exclusions, ignores)
             if entry.is_symlink() and not isinstance(item, FileResult) and item is not None:
                 followed.append(entry.path)
             if type(item) is tuple:  # a directory; `SourceFile` is a NamedTuple, so not isinstance
-                stack.append(item)
+                stack.append((*item, ignores))
             elif item is not None:
-                yield item
+                yield _without_dot_slash(item) if current else item
+
+
+def _without_dot_slash(item: SourceFile | FileResult) -> SourceFile | FileResult:
+    """`src/a.py`, not `./src/a.py`, when the walk starts at `.` (the default PATH), as Ruff shows paths."""
+    if isinstance(item, FileResult):
+        item.path = item.path[2:] if item.path.startswith("./") else item.path
+        return item
+    return item._replace(display=item.display[2:]) if item.display.startswith("./") else item
 
 
 def _classify(
-    entry: os.DirEntry, root: str, real_directory: str, walked: set[str]
+    entry: os.DirEntry, root: str, real_directory: str, walked: set[str], exclusions: Exclusions,
+    ignores: tuple[Ignore, ...],
 ) -> tuple[str, str] | SourceFile | FileResult | None:
     """A directory to walk (display, real path), a file to scan, a skip, or None to ignore."""
-    if entry.name.startswith(".") or entry.name in SKIPPED_DIRECTORIES:
+    if entry.name.startswith("."):
         return None
     is_candidate_name = entry.name.endswith(SUFFIXES)
+    if (is_candidate_name or entry.is_dir()) and exclusions.excluded(
+        os.path.join(real_directory, entry.name), entry.name, not is_candidate_name, ignores
+    ):
+        return None
     if entry.is_symlink():
         return _follow_symlink(entry, root, walked, is_candidate_name)
     try:
@@ -103,6 +127,8 @@ def _classify(
         return FileResult(entry.path, skipped=f"unreadable: {error.strerror or error}") if is_candidate_name else None
     if stat.S_ISDIR(mode):
         real = os.path.join(real_directory, entry.name)
+        if is_virtualenv(real):
+            return None
         walked.add(real)
         return entry.path, real
     if not is_candidate_name:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from migrate.core.hook_map import callbacks_directory, load_hook_map, read_metadata
-from migrate.core.metadata_cache import cached_metadata
+from migrate.core.metadata_cache import cache_file_for, cached_metadata
 
 
 class CountingReader:
@@ -30,11 +30,26 @@ def _callback(directory: Path, name: str, hook: str) -> Path:
 
 
 @pytest.fixture
-def directory(tmp_path: Path) -> Path:
-    _callback(tmp_path, "a", "AHook")
-    _callback(tmp_path, "b", "BHook")
-    (tmp_path / "__init__.py").write_text("")
-    return tmp_path
+def cache_home(tmp_path: Path, monkeypatch) -> Path:
+    monkeypatch.setenv("MIGRATE_CACHE_DIR", str(tmp_path / "user-cache"))
+    return tmp_path / "user-cache"
+
+
+@pytest.fixture
+def directory(tmp_path: Path, cache_home: Path) -> Path:
+    callbacks = tmp_path / "callbacks"
+    callbacks.mkdir()
+    _callback(callbacks, "a", "AHook")
+    _callback(callbacks, "b", "BHook")
+    (callbacks / "__init__.py").write_text("")
+    return callbacks
+
+
+def test_the_cache_lives_in_the_user_cache_not_beside_the_package(directory: Path, cache_home: Path) -> None:
+    before = sorted(path.name for path in directory.iterdir())
+    cached_metadata(directory, CountingReader())
+    assert sorted(path.name for path in directory.iterdir()) == before, "nothing is written into the install"
+    assert cache_file_for(directory).is_file() and cache_file_for(directory).is_relative_to(cache_home)
 
 
 def test_unchanged_files_come_from_the_cache(directory: Path) -> None:
@@ -66,7 +81,7 @@ def test_a_same_size_edit_is_seen(directory: Path) -> None:
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "other format"])
 def test_a_damaged_cache_is_no_cache(directory: Path, damage: str) -> None:
     expected = cached_metadata(directory, CountingReader())
-    (cache_file,) = (directory / "__pycache__").glob("hook_map.*.marshal")
+    cache_file = cache_file_for(directory)
     data = cache_file.read_bytes()
     cache_file.write_bytes({"garbage": b"\x00not marshal", "truncated": data[: len(data) // 2],
                             "other format": data.replace(b"\xe9\x01", b"\xe9\x02", 1)}[damage])
@@ -76,13 +91,13 @@ def test_a_damaged_cache_is_no_cache(directory: Path, damage: str) -> None:
     assert cached_metadata(directory, CountingReader()) == expected  # written again
 
 
-def test_an_unwritable_cache_place_still_reads_the_files(directory: Path) -> None:
-    (directory / "__pycache__").write_text("a file where the cache directory would be")
+def test_an_unwritable_cache_place_still_reads_the_files(directory: Path, cache_home: Path) -> None:
+    cache_home.write_text("a file where the cache directory would be")
     for _ in range(2):
         reader = CountingReader()
         assert [value and value["hooks"] for _, value in cached_metadata(directory, reader)] == [None, ["AHook"], ["BHook"]]
         assert reader.read == ["__init__.py", "a.py", "b.py"]
-    assert list(directory.iterdir()) and not list(directory.glob("*.tmp"))
+    assert list(directory.iterdir()) and not list(directory.glob("*.tmp")) and not (directory / "__pycache__").exists()
 
 
 def test_a_file_that_fails_to_read_is_not_cached(directory: Path) -> None:
@@ -92,11 +107,11 @@ def test_a_file_that_fails_to_read_is_not_cached(directory: Path) -> None:
             cached_metadata(directory, CountingReader())
 
 
-def test_a_missing_directory_has_no_metadata(tmp_path: Path) -> None:
+def test_a_missing_directory_has_no_metadata(tmp_path: Path, cache_home: Path) -> None:
     assert cached_metadata(tmp_path / "absent", CountingReader()) == []
 
 
-def test_the_hook_map_is_the_same_from_the_cache() -> None:
+def test_the_hook_map_is_the_same_from_the_cache(cache_home: Path) -> None:
     assert load_hook_map() == load_hook_map(callbacks_directory())
     uncached = [metadata for path in sorted(callbacks_directory().glob("*.py")) if (metadata := read_metadata(path))]
     assert sum(len(metadata["hooks"]) for metadata in uncached) == len(load_hook_map())

@@ -1,0 +1,180 @@
+"""What a directory walk leaves out, as Ruff does: default excludes, virtualenvs, `.gitignore`, user patterns.
+
+`report`, `fix` and `scaffold` must never touch what is not the user's code:
+an installed TensorFlow in `venv/lib/.../site-packages`, a `build/` copy, a
+git-ignored directory. A directory walk therefore skips
+
+- hidden entries (`.git`, `.venv`, `.tox`, ...), `site-packages` and
+  `dist-packages`, and the names in `DEFAULT_EXCLUDE` (replaced by
+  `exclude`, extended by `extend_exclude`);
+- any directory holding a `pyvenv.cfg` (a virtualenv, whatever its name);
+- what `.gitignore` files ignore (`respect_gitignore`), with git's semantics
+  (pathspec's `GitIgnoreSpec`): the files of the enclosing repository from its
+  root down to the scanned directory, and those found while walking, each
+  relative to its own directory, the deepest deciding; plus `.git/info/exclude`.
+
+User patterns are gitignore-style too (`build`, `tests/fixtures/`, `*_pb2.py`),
+relative to the project root (where `pyproject.toml` is, else the current
+directory). A path named on the command line is always scanned: the rules apply
+to what a walk finds, never to what the user asked for.
+pathspec is imported only when a pattern or a `.gitignore` needs it.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+DEFAULT_EXCLUDE = (
+    "__pycache__", "__pypackages__", "_build", "buck-out", "build", "dist", "node_modules", "venv", "virtualenv",
+    "virtualenvs",
+)
+"""Directory or file names skipped by a walk unless `exclude` replaces them."""
+ALWAYS_EXCLUDED = frozenset({"site-packages", "dist-packages"})
+"""Installed packages: skipped by every walk, like hidden names (`.git`, `.venv`, `.tox`, `.nox`, `.eggs`, ...)
+and virtualenvs; only a path named on the command line reaches them."""
+
+
+class Ignore(NamedTuple):
+    """One ignore file's patterns and the directory they are relative to."""
+
+    base: str
+    spec: Any  # pathspec.GitIgnoreSpec
+
+
+class Exclusions(NamedTuple):
+    """How to prune a walk; `ignores` are the enclosing repository's `.gitignore`s above a scanned directory."""
+
+    names: frozenset[str] = ALWAYS_EXCLUDED | frozenset(DEFAULT_EXCLUDE)
+    patterns: Any = None  # pathspec.GitIgnoreSpec of the user's non-name patterns, relative to `project_root`
+    project_root: str = ""
+    respect_gitignore: bool = True
+
+    def excluded(self, path: str, name: str, is_directory: bool, ignores: Sequence[Ignore]) -> bool:
+        """Whether a walk leaves out the entry at real path `path` (named `name`), under the ignore files
+        `ignores`."""
+        if name in self.names:
+            return True
+        if self.patterns is not None and _matches(self.patterns, self.project_root, path, is_directory):
+            return True
+        for ignore in reversed(ignores):  # the deepest file that has a say decides
+            decided = _check(ignore.spec, ignore.base, path, is_directory)
+            if decided is not None:
+                return decided
+        return False
+
+    def for_explicit_root(self, root: str) -> tuple[Exclusions, tuple[Ignore, ...]]:
+        """The exclusions and ignore files for walking `root`, a directory named on the command line (real path).
+
+        A user pattern or an ignore file above that excludes `root` itself does not
+        exclude everything in it (the user asked for it): that part is dropped for this walk."""
+        ignores = tuple(self.ignores_above(root))
+        walk = self
+        if self.patterns is not None and _matches(self.patterns, self.project_root, root, True):
+            walk = self._replace(patterns=None)
+        if Exclusions(frozenset()).excluded(root, "", True, ignores):
+            ignores = ()
+        return walk, ignores
+
+    def ignores_above(self, directory: str) -> list[Ignore]:
+        """The ignore files of the repository enclosing `directory`, from its root down to `directory`'s parent,
+        and `.git/info/exclude`; [] outside a repository or when `.gitignore` is not respected."""
+        if not self.respect_gitignore:
+            return []
+        real = os.path.realpath(directory)
+        chain = [real]
+        while not os.path.exists(os.path.join(chain[-1], ".git")):
+            parent = os.path.dirname(chain[-1])
+            if parent == chain[-1]:
+                return []
+            chain.append(parent)
+        root = chain[-1]
+        found = [ignore for ignore in (read_ignore(os.path.join(root, ".git", "info", "exclude"), root),) if ignore]
+        for ancestor in reversed(chain[1:]):
+            ignore = read_ignore(os.path.join(ancestor, ".gitignore"), ancestor)
+            if ignore:
+                found.append(ignore)
+        return found
+
+    def ignore_in(self, directory: str) -> Ignore | None:
+        """`directory`'s own `.gitignore`, when respected and present."""
+        return read_ignore(os.path.join(directory, ".gitignore"), os.path.realpath(directory)) \
+            if self.respect_gitignore else None
+
+
+def exclusions_for(
+    exclude: Sequence[str] | None = None,
+    extend_exclude: Sequence[str] = (),
+    project_root: str | None = None,
+    respect_gitignore: bool = True,
+) -> Exclusions:
+    """The walk's exclusions: `exclude` replaces `DEFAULT_EXCLUDE`, `extend_exclude` adds to it; plain names
+    are compared as names, the rest are gitignore patterns relative to `project_root` (default: the cwd)."""
+    every = [*(DEFAULT_EXCLUDE if exclude is None else exclude), *extend_exclude]
+    names = ALWAYS_EXCLUDED | {item.rstrip("/") for item in every if _is_plain_name(item)}
+    patterns = [item for item in every if not _is_plain_name(item)]
+    spec = None
+    if patterns:
+        from pathspec import GitIgnoreSpec
+
+        spec = GitIgnoreSpec.from_lines(patterns)
+    return Exclusions(names, spec, os.path.realpath(project_root or os.getcwd()), respect_gitignore)
+
+
+def read_ignore(path: str, base: str) -> Ignore | None:
+    """The patterns of one ignore file, or None if it is absent, unreadable or empty."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            lines = [line for line in handle.read().splitlines() if line.strip() and not line.startswith("#")]
+    except OSError:
+        return None
+    if not lines:
+        return None
+    from pathspec import GitIgnoreSpec
+
+    return Ignore(base, GitIgnoreSpec.from_lines(lines))
+
+
+def is_virtualenv(directory: str) -> bool:
+    return os.path.exists(os.path.join(directory, "pyvenv.cfg"))
+
+
+def _is_plain_name(pattern: str) -> bool:
+    stripped = pattern.rstrip("/")
+    return bool(stripped) and not any(character in stripped for character in "/*?[]!\\")
+
+
+def _relative(base: str, real: str) -> str | None:
+    if real != base and not real.startswith(base.rstrip(os.sep) + os.sep):
+        return None
+    return os.path.relpath(real, base).replace(os.sep, "/")
+
+
+def _matches(spec: Any, base: str, path: str, is_directory: bool) -> bool:
+    return bool(_check(spec, base, path, is_directory))
+
+
+def _check(spec: Any, base: str, path: str, is_directory: bool) -> bool | None:
+    """True ignored, False re-included (`!pattern`), None no pattern of `spec` speaks of `path`."""
+    relative = _relative(base, path)
+    if relative is None or relative == ".":
+        return None
+    return spec.check_file(relative + "/" if is_directory else relative).include
+
+
+def per_file_ignored(rules: Sequence[tuple[str, Sequence[str]]], project_root: str):
+    """`(path, code) -> bool`: whether `[tool.migrate] per-file-ignores` drops the finding `code` in `path`."""
+    from pathspec import GitIgnoreSpec
+
+    from migrate.report.registry import matches
+
+    compiled = [(GitIgnoreSpec.from_lines([pattern]), codes) for pattern, codes in rules]
+    root = os.path.realpath(project_root or os.getcwd())
+
+    def ignored(path: str, code: str) -> bool:
+        relative = _relative(root, os.path.realpath(path))
+        return relative is not None and any(
+            matches(code, codes) and spec.match_file(relative) for spec, codes in compiled
+        )
+
+    return ignored
