@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import time
 
 from migrate.core.cli import Command, UsageError, non_negative_int, positive_int
 
@@ -45,28 +47,32 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from migrate.fix.apply import fix_paths
+    from migrate.fix.apply import FixRun
     from migrate.report.file_selection import reads_stdin, selection_from_args
 
     selection = selection_from_args(args)
     if reads_stdin(selection.paths):
         return fix_stdin(args)
     jobs = args.jobs if args.jobs is not None else (selection.config.jobs or 0)
-    results = fix_paths(selection.paths, write=not args.diff, jobs=jobs, max_bytes=args.max_file_size,
-                        exclusions=selection.exclusions)
+    fixes = FixRun(selection.paths, write=not args.diff, jobs=jobs, max_bytes=args.max_file_size,
+                   exclusions=selection.exclusions)
+    progress = Progress(sys.stderr if sys.stderr.isatty() and not args.quiet else None, fixes.total)
+    results = []
+    previous = signal.signal(signal.SIGTERM, _interrupt)  # SIGTERM stops like Ctrl-C: what was written is said
+    try:
+        for result in fixes:
+            results.append(result)
+            progress.clear()
+            _print_result(result, args)
+            progress.advance()
+    except KeyboardInterrupt:
+        progress.clear()
+        written = sum(result.written for result in results)
+        raise KeyboardInterrupt(f"{written} file(s) rewritten before the interrupt are listed above") from None
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        progress.clear()
     changed = [result for result in results if result.changed]
-    for result in results:
-        if args.diff and result.diff:
-            sys.stdout.write(result.diff)
-        elif result.written:
-            print(f"fixed {result.path} ({result.rewrites} rewrite{'s' if result.rewrites != 1 else ''})", file=sys.stderr)
-        if result.skipped:
-            print(f"skipped {result.path}: {result.skipped}", file=sys.stderr)
-        if not args.quiet:
-            for note in result.notes:
-                print(f"{result.path}: {note}", file=sys.stderr)
-            for item in result.declined:
-                print(f"{result.path}:{item.line}: {item.code} `{item.spelling}` left as is: {item.reason}", file=sys.stderr)
     failed = [result for result in results if result.failed]
     verb = "would rewrite" if args.diff else "rewrote"
     skipped = sum(1 for result in results if result.skipped)
@@ -83,6 +89,51 @@ def run(args: argparse.Namespace) -> int:
     if failed or (args.diff and changed):
         return 1
     return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _print_result(result, args: argparse.Namespace) -> None:
+    """One file's lines, printed as soon as it is done (flushed: a killed run has said what it wrote)."""
+    if args.diff and result.diff:
+        sys.stdout.write(result.diff)
+        sys.stdout.flush()
+    elif result.written:
+        print(f"fixed {result.path} ({result.rewrites} rewrite{'s' if result.rewrites != 1 else ''})",
+              file=sys.stderr, flush=True)
+    if result.skipped:
+        print(f"skipped {result.path}: {result.skipped}", file=sys.stderr)
+    if not args.quiet:
+        for note in result.notes:
+            print(f"{result.path}: {note}", file=sys.stderr)
+        for item in result.declined:
+            print(f"{result.path}:{item.line}: {item.code} `{item.spelling}` left as is: {item.reason}", file=sys.stderr)
+
+
+class Progress:
+    """`migrate fix: n/total files` on a terminal's stderr, redrawn at most every 0.1 s; cleared before any
+    other line is printed. Silent when `stream` is None (not a terminal, or --quiet)."""
+
+    def __init__(self, stream, total: int) -> None:
+        self.stream, self.total, self.done, self.shown, self.visible = stream, total, 0, 0.0, False
+
+    def advance(self) -> None:
+        self.done += 1
+        if self.stream is None:
+            return
+        now = time.monotonic()
+        if now - self.shown >= 0.1 or self.done == self.total:
+            self.shown, self.visible = now, True
+            self.stream.write(f"\rmigrate fix: {self.done}/{self.total} files")
+            self.stream.flush()
+
+    def clear(self) -> None:
+        if self.stream is not None and self.visible:
+            self.stream.write("\r" + " " * 60 + "\r")
+            self.stream.flush()
+            self.visible = False
 
 
 def statistics(results) -> str:

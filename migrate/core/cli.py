@@ -120,8 +120,9 @@ def run_commands(
         except CommandFailed as error:
             print(f"{name}: {error}", file=sys.stderr)
             return EXIT_FAILED
-        except KeyboardInterrupt:
-            print(f"{name}: interrupted{program.interrupted_hint}", file=sys.stderr)
+        except KeyboardInterrupt as interrupt:
+            said = f" ({interrupt})" if interrupt.args else ""
+            print(f"{name}: interrupted{said}{program.interrupted_hint}", file=sys.stderr)
             return EXIT_INTERRUPTED
         except BrokenPipeError:
             raise

@@ -1,11 +1,23 @@
-"""Fix a tree: find the files, fix each, and write it back atomically (or diff it).
+"""Fix a tree: find the files, fix each, and write it back safely (or diff it), reporting each as it is done.
 
-Writing never leaves a half-written file: the new bytes go to a temporary
-file in the same directory (same filesystem), get the original's permission
-bits, are flushed to disk, and replace the original with one `os.replace`.
-Just before that the file is read again; if it changed since it was fixed, it
-is left alone and reported. Read-only files are reported, not rewritten.
-Files go through worker processes like `migrate report` (LibCST is slow).
+Writing never leaves a half-written file and keeps what the file is: the new
+bytes go to a temporary file in the same directory, are flushed to disk, get
+the original's mode, owner and group, and replace the original with one
+`os.replace`. A file with several hard links, or whose owner or group this
+process cannot give the copy, is rewritten in place instead (so every link
+sees the fix and the inode keeps its owner): the new bytes are first made
+durable in that temporary file, then written over the original with the
+interrupt signals held, then the temporary file is removed. Just before
+writing, the file is read again; if it changed since it was fixed, it is left
+alone and reported. Read-only files, FIFOs, devices and sockets (even named on
+the command line) are reported, never opened for writing.
+
+Files go through worker processes like `migrate report` (LibCST is slow), one
+file per task, and results come back as each file is done (`FixRun`), so
+an interrupted or killed run has said what it rewrote. Workers end with their
+parent (`migrate.core.orphans`); on Ctrl-C (or SIGTERM, see the command) the
+files not started are cancelled, the ones being written are finished and
+reported.
 """
 from __future__ import annotations
 
@@ -13,13 +25,16 @@ import difflib
 import multiprocessing
 import os
 import re
+import signal
 import stat
 import tempfile
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from migrate.core.orphans import cleanup_if_ended, die_with_parent
 from migrate.fix.documents import Outcome, Unfixable, fix_document
 from migrate.fix.engine import Declined
 from migrate.fix.registry import load_fixes
@@ -48,16 +63,45 @@ def fix_paths(
     paths: Sequence[str], write: bool, jobs: int = 0, max_bytes: int = DEFAULT_MAX_BYTES,
     exclusions: Exclusions = DEFAULT_EXCLUSIONS,
 ) -> list[FileFix]:
-    sources, skipped = discover(paths, exclusions)
-    results = [FileFix(item.path, skipped=item.skipped) for item in skipped]
-    jobs = jobs or os.cpu_count() or 1
-    if jobs <= 1 or len(sources) < PARALLEL_THRESHOLD:
-        results.extend(fix_file(source, write, max_bytes) for source in sources)
-    else:
+    """Every file's `FileFix`, sorted by path (`FixRun` gives them as they are done)."""
+    return sorted(FixRun(paths, write, jobs, max_bytes, exclusions), key=lambda result: result.path)
+
+
+class FixRun:
+    """The files under `paths`, fixed when iterated: a `FileFix` per file as it is done (`total` of them)."""
+
+    def __init__(
+        self, paths: Sequence[str], write: bool, jobs: int = 0, max_bytes: int = DEFAULT_MAX_BYTES,
+        exclusions: Exclusions = DEFAULT_EXCLUSIONS,
+    ) -> None:
+        self.sources, skipped = discover(paths, exclusions)
+        self.skipped = [FileFix(item.path, skipped=item.skipped) for item in skipped]
+        self.write, self.max_bytes = write, max_bytes
+        self.jobs = jobs or os.cpu_count() or 1
+        self.total = len(self.sources) + len(self.skipped)
+
+    def __iter__(self) -> Iterator[FileFix]:
+        yield from self.skipped
+        if self.jobs <= 1 or len(self.sources) < PARALLEL_THRESHOLD:
+            for source in self.sources:
+                yield fix_file(source, self.write, self.max_bytes)
+        else:
+            yield from self._in_workers()
+
+    def _in_workers(self) -> Iterator[FileFix]:
         context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as executor:
-            results.extend(executor.map(fix_file, sources, [write] * len(sources), [max_bytes] * len(sources), chunksize=4))
-    return sorted(results, key=lambda result: result.path)
+        with ProcessPoolExecutor(max_workers=self.jobs, mp_context=context, initializer=die_with_parent) as executor:
+            pending: set[Future] = {executor.submit(fix_file, source, self.write, self.max_bytes) for source in self.sources}
+            try:
+                while pending:
+                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    yield from (future.result() for future in done)
+            except KeyboardInterrupt:
+                # Files not started are cancelled; the ones being written finish and are reported.
+                for future in pending:
+                    future.cancel()
+                yield from (future.result() for future in pending if not future.cancelled())
+                raise
 
 
 def fix_file(source: SourceFile, write: bool, max_bytes: int = DEFAULT_MAX_BYTES) -> FileFix:
@@ -99,26 +143,37 @@ def _leaf_names() -> re.Pattern[bytes]:
 
 
 def _read(path: str, max_bytes: int) -> bytes:
+    """The file's bytes; never blocks on a FIFO (opened non-blocking, then checked to be a regular file)."""
     try:
-        info = os.stat(path)
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        raise Unfixable(f"unreadable: {error.strerror or error}") from None
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            raise Unfixable("not a regular file (FIFO, device or socket): not read")
         if info.st_size > max_bytes:
             raise Unfixable(f"too large: {info.st_size} bytes exceeds the {max_bytes} byte cap (raise --max-file-size)")
-        with open(path, "rb") as handle:
+        with os.fdopen(descriptor, "rb", closefd=False) as handle:
             data = handle.read()
     except OSError as error:
         raise Unfixable(f"unreadable: {error.strerror or error}") from None
+    finally:
+        os.close(descriptor)
     if b"\0" in data:
         raise Unfixable("binary file (contains NUL bytes), not Python source")
     return data
 
 
 def write_atomically(path: str, original: bytes, new: bytes) -> None:
-    """Replace `path`'s content with `new` if it still holds `original`; keep its permission bits."""
+    """Replace `path`'s content with `new` if it still holds `original`; keep its mode, owner, group and links."""
     target = os.path.realpath(path)
     try:
         info = os.stat(target)
     except OSError as error:
         raise Unfixable(f"not rewritten: {error.strerror or error}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise Unfixable("not a regular file (FIFO, device or socket): not rewritten")
     if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(target, os.W_OK):
         raise Unfixable("read-only: not rewritten (make it writable, or see the change with --diff)")
     try:
@@ -128,26 +183,74 @@ def write_atomically(path: str, original: bytes, new: bytes) -> None:
         raise Unfixable(f"not rewritten: {error.strerror or error}") from None
     if current != original:
         raise Unfixable("changed while migrate fix ran: not rewritten (run migrate fix again)")
+    in_place = info.st_nlink > 1 or not _can_give(info)
+    with _temporary_copy(target, new, info, ownership=not in_place) as temporary:
+        try:
+            if in_place:
+                _overwrite(target, new)
+            else:
+                os.replace(temporary, target)
+        except OSError as error:
+            raise Unfixable(f"not rewritten: {error.strerror or error}") from None
+
+
+def _can_give(info: os.stat_result) -> bool:
+    """Whether a new file of ours can get `info`'s owner and group (root, or our file in one of our groups)."""
+    if not hasattr(os, "geteuid"):
+        return True
+    if os.geteuid() == 0:
+        return True
+    return info.st_uid == os.geteuid() and (info.st_gid == os.getegid() or info.st_gid in os.getgroups())
+
+
+@contextmanager
+def _temporary_copy(target: str, data: bytes, info: os.stat_result, ownership: bool) -> Iterator[str]:
+    """`data` durable in a temporary file beside `target` with its mode (and owner and group); removed after
+    the block unless the block moved it, and when a dying pool worker is ended midway."""
     directory, name = os.path.split(target)
     try:
         descriptor, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".migrate-fix", dir=directory)
     except OSError as error:
         raise Unfixable(f"not rewritten: cannot create a temporary file in {directory}: {error.strerror or error}") from None
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(new)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, stat.S_IMODE(info.st_mode))
-        os.replace(temporary, target)
-    except BaseException as error:
+
+    def remove() -> None:
         try:
             os.unlink(temporary)
         except OSError:
             pass
-        if isinstance(error, OSError):
+
+    with cleanup_if_ended(remove):
+        try:
+            with os.fdopen(descriptor, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(temporary, stat.S_IMODE(info.st_mode))
+            if ownership and hasattr(os, "chown"):
+                current = os.stat(temporary)
+                if (current.st_uid, current.st_gid) != (info.st_uid, info.st_gid):
+                    os.chown(temporary, info.st_uid, info.st_gid)
+            yield temporary
+        except OSError as error:
             raise Unfixable(f"not rewritten: {error.strerror or error}") from None
-        raise
+        finally:
+            remove()
+
+
+def _overwrite(target: str, data: bytes) -> None:
+    """Write `data` over `target`'s own inode (links, owner and group stay), with SIGINT/SIGTERM held so an
+    interrupt never leaves it half old, half new."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held) if hasattr(signal, "pthread_sigmask") else None
+    try:
+        with open(target, "r+b") as handle:
+            handle.write(data)
+            handle.truncate()
+            handle.flush()
+            os.fsync(handle.fileno())
+    finally:
+        if previous is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def unified_diff(display: str, old: bytes, new: bytes, encoding: str = "utf-8") -> str:
