@@ -9,16 +9,13 @@ pixels: `tf.compat.v1.nn.rnn_cell.LSTMCell` unrolled by
 weights, all under `tf.compat.v1.variable_scope`s; loss
 `tf.compat.v1.losses.sparse_softmax_cross_entropy` (mean over the batch).
 
-The modern side is `keras.layers.RNN` over `TF1LSTMCell`, a Keras cell that
-computes what TF1's `LSTMCell` computes, then `Dense` layers. Why not
-`keras.layers.LSTM`: it stores the weights differently (a `kernel` for the
-input and a `recurrent_kernel` for the state instead of one kernel over
-``[input, state]``; gates ordered i, f, c, o instead of i, j(=c), f, o;
-TF1's ``forget_bias`` baked into the bias) and computes ``x·Wx + h·Wh``
-where TF1 computes ``[x, h]·W``: mathematically equal, but the sums round
-differently, so the losses drift from step 1. `tf1_lstm_to_keras_lstm`
-converts the weights for a stock `keras.layers.LSTM` (``params["rnn"] =
-"keras_lstm"``); README.md gives the drift measured for it.
+The modern side is the stock `keras.layers.LSTM`, then `Dense` layers.
+Keras' LSTM stores TF1's one kernel over ``[input, state]`` as a `kernel` and
+a `recurrent_kernel`, orders the gates i, f, c, o instead of i, j(=c), f, o,
+and keeps TF1's run-time ``forget_bias`` in its bias: `variable_map` says so
+with the named transforms `lstm_kernel` and `lstm_bias`
+(`migrate.parity.transforms`). See README.md for what that costs in
+exactness (rounding only).
 """
 from __future__ import annotations
 
@@ -120,53 +117,11 @@ def model_fn(features, labels, mode, params):
 # --- the modern side: Keras layers ----------------------------------------------
 
 
-class TF1LSTMCell(keras.layers.Layer):
-    """A Keras RNN cell computing exactly what `tf.compat.v1.nn.rnn_cell.LSTMCell` computes.
-
-    One ``kernel`` [input + units, 4·units] applied to ``concat([x, h])``,
-    gates split as i, j, f, o, ``forget_bias`` added at run time:
-    ``c = σ(f + forget_bias)·c + σ(i)·tanh(j)``, ``h = σ(o)·tanh(c)``.
-    Its weights have TF1's names and shapes, so they copy over unchanged.
-    """
-
-    def __init__(self, units: int, forget_bias: float = 1.0, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.units = int(units)
-        self.forget_bias = float(forget_bias)
-        self.state_size = [self.units, self.units]
-        self.output_size = self.units
-
-    def build(self, input_shape: Any) -> None:
-        depth = int(input_shape[-1]) + self.units
-        self.kernel = self.add_weight(name="kernel", shape=(depth, 4 * self.units), initializer="glorot_uniform")
-        self.bias = self.add_weight(name="bias", shape=(4 * self.units,), initializer="zeros")
-        super().build(input_shape)
-
-    def call(self, inputs: tf.Tensor, states: list[tf.Tensor]) -> tuple[tf.Tensor, list[tf.Tensor]]:
-        h_prev, c_prev = states
-        gates = tf.nn.bias_add(tf.matmul(tf.concat([inputs, h_prev], 1), self.kernel), self.bias)
-        i, j, f, o = tf.split(gates, num_or_size_splits=4, axis=1)
-        c = tf.sigmoid(f + self.forget_bias) * c_prev + tf.sigmoid(i) * tf.tanh(j)
-        h = tf.sigmoid(o) * tf.tanh(c)
-        return h, [h, c]
-
-    def get_config(self) -> dict[str, Any]:
-        return {**super().get_config(), "units": self.units, "forget_bias": self.forget_bias}
-
-
-def _rnn_layer(params: Mapping[str, Any]) -> keras.layers.Layer:
-    if params["rnn"] == "tf1_cell":
-        return keras.layers.RNN(TF1LSTMCell(int(params["lstm_units"]), name="lstm_cell"), name="rnn")
-    if params["rnn"] == "keras_lstm":
-        return keras.layers.LSTM(int(params["lstm_units"]), name="rnn")
-    raise ValueError(f"tf1_idiom pair: params['rnn'] is {params['rnn']!r}; expected 'tf1_cell' or 'keras_lstm'.")
-
-
 def keras_model(params: Mapping[str, Any]) -> keras.Model:
     """uint8 images [N, 28, 28] → logits [N, 10]; pixels divided by 255.0 like the TF1 side."""
     images = keras.Input(shape=(ROWS, PIXELS), dtype=tf.uint8, name="images")
     rows = keras.layers.Lambda(lambda x: tf.cast(x, tf.float32) / 255.0, name="scale")(images)
-    x = _rnn_layer(params)(rows)
+    x = keras.layers.LSTM(int(params["lstm_units"]), name="rnn")(rows)
     x = keras.layers.Dense(int(params["dense_units"]), activation="relu", name="dense")(x)
     logits = keras.layers.Dense(CLASSES, name="logits")(x)
     return keras.Model(images, logits, name="rnn_classifier")
@@ -184,25 +139,6 @@ def keras_optimizer(params: Mapping[str, Any]) -> keras.optimizers.Optimizer:
     return optimizers[name]()
 
 
-def tf1_lstm_to_keras_lstm(kernel: np.ndarray, bias: np.ndarray, forget_bias: float = 1.0) -> list[np.ndarray]:
-    """TF1 `LSTMCell` (kernel [in+u, 4u], bias [4u], gates i, j, f, o) → `keras.layers.LSTM` weights.
-
-    Returns ``[kernel [in, 4u], recurrent_kernel [u, 4u], bias [4u]]`` with
-    gates reordered to Keras' i, f, c(=j), o, and ``forget_bias`` added to the
-    forget gate's bias (Keras has no run-time forget bias).
-    """
-    units = bias.shape[0] // 4
-
-    def reorder(array: np.ndarray) -> np.ndarray:
-        i, j, f, o = np.split(array, 4, axis=-1)
-        return np.concatenate([i, f, j, o], axis=-1)
-
-    inputs = kernel.shape[0] - units
-    keras_bias = reorder(bias).copy()
-    keras_bias[units:2 * units] += np.float32(forget_bias)
-    return [reorder(kernel[:inputs]), reorder(kernel[inputs:]), keras_bias]
-
-
 # --- the pair contract -------------------------------------------------------------
 
 PARAMS: dict[str, Any] = {
@@ -211,7 +147,6 @@ PARAMS: dict[str, Any] = {
     "eval_examples": 1000,
     "lstm_units": 32,
     "dense_units": 32,
-    "rnn": "tf1_cell",
     "optimizer": "sgd",
     "learning_rate": 0.1,
     "adam_epsilon": 1e-8,
@@ -247,12 +182,14 @@ def eval_dataset(params):
     return _dataset(params, training=False)
 
 
-variable_map: dict[str, str] = {
-    "rnn_classifier/rnn/lstm_cell/kernel": "rnn/lstm_cell/kernel",
-    "rnn_classifier/rnn/lstm_cell/bias": "rnn/lstm_cell/bias",
+variable_map = {
+    "rnn_classifier/rnn/lstm_cell/kernel": (["rnn/lstm_cell/kernel", "rnn/lstm_cell/recurrent_kernel"], "lstm_kernel"),
+    "rnn_classifier/rnn/lstm_cell/bias": ("rnn/lstm_cell/bias", "lstm_bias"),
     "rnn_classifier/dense/kernel": "dense/kernel",
     "rnn_classifier/dense/bias": "dense/bias",
     "rnn_classifier/logits/weights": "logits/kernel",
     "rnn_classifier/logits/biases": "logits/bias",
 }
-"""TF1 variable → Keras weight (the ``tf1_cell`` model; names differ only by scope and weights/biases)."""
+"""TF1 variable → Keras weight. The LSTM rows carry transforms: TF1's kernel (28 + 32, 4·32) is cut into Keras'
+`kernel` (28, 128) and `recurrent_kernel` (32, 128) with the gates reordered; the bias gets the same reordering and
+TF1's forget_bias 1.0 folded in. Without this map the engine infers the same table (`--show-mapping`)."""

@@ -8,7 +8,7 @@ The pair contract (README "The pair file"; `migrate parity --help`):
     train_dataset(params)                      tf.data: the same batches in the same order       required
     eval_input_fn(params) / eval_dataset(params)   evaluation input, both or neither             optional
     PARAMS                                     dict handed to every function                     optional
-    variable_map                               {tf1 name: keras path} or a callable              optional
+    variable_map                               {tf1 name: keras path or (path(s), transform)} or a callable  optional
     legacy_hooks(params) / modern_callbacks(params)  the user's hooks and their callback twins   optional
     PREDICTION_KEY                             which model_fn prediction is compared with the Keras output
     STEPS, MODE_PARAMS, LEARNING_RATES, ACCURACY_BAR  run defaults (see `defaults_for`)         optional

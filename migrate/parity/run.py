@@ -24,16 +24,18 @@ from migrate.core.scenarios import SCENARIOS
 from migrate.parity import trace as traces
 from migrate.parity.compare import compare_events, compare_losses, compare_metrics
 from migrate.parity.config import ParityConfig
-from migrate.parity.mapping import MappingError, Match, Weight, infer_mapping
+from migrate.parity.mapping import MappingError, Match, Weight, infer_mapping, to_keras_layout
 from migrate.parity.pair import Pair, PairError
 from migrate.parity.result import ParityResult
 from migrate.parity.stages import (
+    ROUNDING_LEVEL,
     Stage,
     batch_problem,
     check_evaluation,
     check_forward,
     check_n_steps,
     check_one_step,
+    check_order_guesses,
     check_variables,
     locate_forward_difference,
     skipped,
@@ -94,9 +96,12 @@ def legacy_weights(record: dict) -> list[Weight]:
     return [Weight(item["name"], tuple(item["shape"]), item["dtype"]) for item in record["variables"]]
 
 
-def mapping_for(pair: Pair, legacy: list[Weight], modern: list[Weight]) -> list[Match]:
+def mapping_for(pair: Pair, legacy: list[Weight], modern: list[Weight], legacy_constants: dict | None = None,
+                modern_constants: dict | None = None) -> list[Match]:
+    """The pair's mapping, checked before anything trains (a bad one is a usage error naming the fix)."""
     try:
-        return infer_mapping(legacy, modern, pair.value("variable_map"))
+        return infer_mapping(legacy, modern, pair.value("variable_map"), legacy_constants=legacy_constants,
+                             modern_constants=modern_constants)
     except MappingError as error:
         raise PairError(f"{pair.origin}: {error}") from error
 
@@ -209,7 +214,8 @@ def show_mapping(config: ParityConfig, pair: Pair, progress: Progress = print) -
         run.prepare_legacy()
         modern = ModernSide(pair, config.modern_params, config.seed)
         modern.ensure_built(modern.first_batch()[0])
-        return mapping_for(pair, legacy_weights(run.legacy), modern.weights)
+        return mapping_for(pair, legacy_weights(run.legacy), modern.weights, run.legacy.get("constant_init"),
+                           modern.initial_constants())
 
 
 def compare_with_modern(run: Run, *, train_legacy: bool) -> tuple[ParityResult, dict]:
@@ -224,7 +230,7 @@ def compare_with_modern(run: Run, *, train_legacy: bool) -> tuple[ParityResult, 
     if problem:
         raise PairError(f"{pair.origin}: {problem}.")
     modern.ensure_built(first_batch[0])
-    matches = mapping_for(pair, legacy_weights(legacy), modern.weights)
+    matches = mapping_for(pair, legacy_weights(legacy), modern.weights, legacy["constant_init"], modern.initial_constants())
     stages = [check_variables(matches, legacy["constant_init"], modern.initial_constants())]
     modern_record: dict[str, Any] = {"versions": versions(), "optimizer": modern.optimizer_name()}
     result = ParityResult(config.as_dict(), {"legacy": legacy["versions"], "modern": modern_record["versions"]}, stages)
@@ -248,9 +254,14 @@ def compare_with_modern(run: Run, *, train_legacy: bool) -> tuple[ParityResult, 
     check_steps_run(pair, "modern", modern_record, steps)
     one_step = check_one_step(
         matches, losses_from_json(legacy["losses"]).get(1 + 0), losses_from_json(modern_record["losses"]).get(1),
-        legacy["after_first_step"], modern_record["after_first_step"],
+        to_keras_layout(matches, legacy["after_first_step"]), modern_record["after_first_step"],
         config.schedule.allowed(1) if config.mode == "exact" else float("inf"),
     )
+    swapped = check_order_guesses(matches, to_keras_layout(matches, legacy["after_first_step"]),
+                                  modern_record["after_first_step"])
+    if swapped and not one_step.ok:
+        one_step.message += f"; {swapped}"
+        one_step.details["order_guess"] = swapped
     if forward_failed:
         hint = one_step.details.get("first_variable")
         if hint and "first_input_differs" not in stages[-1].details:
@@ -282,6 +293,11 @@ def forward_stage(pair: Pair, legacy: dict, modern, first_batch, tolerance: floa
     except KeyError as error:
         raise PairError(f"{pair.origin}: {error.args[0]}; set PREDICTION_KEY in the pair file.") from error
     if not stage.ok:
+        notes = sorted({f"{m.transform.name}: {m.transform.rounding}" for m in matches
+                        if m.transform is not None and m.transform.rounding})
+        if notes and stage.details.get("relative", float("inf")) <= ROUNDING_LEVEL:
+            stage.message += "; the mapping's transforms predict rounding-level differences here: " + "; ".join(notes)
+            stage.details["transform_rounding"] = notes
         located = locate_forward_difference(matches, legacy["forward"].get("layer_inputs") or {},
                                             modern.layer_inputs(first_batch[0]), tolerance)
         if located is not None:

@@ -58,7 +58,8 @@ def check_variables(
     matches: Sequence[Match], legacy_constants: Mapping[str, float | None], modern_constants: Mapping[str, float | None]
 ) -> Stage:
     """Shapes are equal by construction of the mapping; dtypes and constant initialisers are checked here."""
-    rows = [{"tf1": m.legacy.name, "keras": m.modern.name, "shape": list(m.legacy.shape), "how": m.how} for m in matches]
+    rows = [{"tf1": m.tf1_label, "keras": m.modern.name, "shape": list(m.legacy.shape), "how": m.how,
+             "transform": m.transform_name} for m in matches]
     problems = []
     for m in matches:
         if m.legacy.dtype != m.modern.dtype:
@@ -153,14 +154,21 @@ def locate_forward_difference(
     the update cannot say where; the layers' inputs can. None when no kernel could be compared.
     """
     checked: list[str] = []
+    uncompared: list[str] = []  # kernels before the difference whose layers' inputs have other layouts (transforms)
     for match in matches:
         left, right = legacy_inputs.get(match.legacy.name), modern_inputs.get(match.modern.name)
         if left is None or right is None or np.shape(left) != np.shape(right):
+            if match.transform is not None and match.legacy.name not in uncompared:
+                uncompared.append(match.legacy.name)
             continue
         difference = max_abs_diff(left, right)
         if difference > tolerance:
             name = match.legacy.name
             details = {"first_input_differs": name, "max_abs_diff": difference, "inputs_agree": list(checked)}
+            if uncompared:
+                return (f"the layer with {name} gets a different input (max |Δ| {difference:.6g}); the layers before it "
+                        f"with {', '.join(uncompared)} store their weights in another layout and could not be compared: "
+                        "look there first"), {**details, "uncompared": uncompared}
             if not checked:
                 return (f"the input of the first layer (the one with {name}) already differs (max |Δ| {difference:.6g}): "
                         "the features reach the model differently — feature order (tf.compat.v1.feature_column."
@@ -180,12 +188,15 @@ def check_one_step(
     matches: Sequence[Match], legacy_loss: float | None, modern_loss: float | None,
     legacy_after: Mapping[str, Any], modern_after: Mapping[str, Any], relative_tolerance: float,
 ) -> Stage:
-    """Step 1's loss, then every variable after the update, in TF1 creation order."""
+    """Step 1's loss, then every variable after the update, in TF1 creation order.
+
+    Both sides are compared in the Keras layout: `legacy_after` is keyed by Keras name (`mapping.to_keras_layout`).
+    """
     if relative_tolerance == float("inf"):
         return Stage("one-step", "not checked", "one step: not checked in statistical mode (dropout, shuffling)")
     rows, differing = [], []
     for m in matches:
-        a, b = np.asarray(legacy_after[m.legacy.name]), np.asarray(modern_after[m.modern.name])
+        a, b = np.asarray(legacy_after[m.modern.name]), np.asarray(modern_after[m.modern.name])
         diff = max_abs_diff(a, b)
         scale = max(float(np.max(np.abs(a))) if a.size else 0.0, float(np.max(np.abs(b))) if b.size else 0.0)
         ok = diff <= relative_tolerance * scale
@@ -212,6 +223,28 @@ def check_one_step(
         )
     details["first_variable"] = differing[0]["tf1"] if differing else None
     return Stage("one-step", "failed", "one step: " + "; ".join(parts), details)
+
+
+def check_order_guesses(matches: Sequence[Match], legacy_after: Mapping[str, Any], modern_after: Mapping[str, Any]) -> str | None:
+    """Pairs the mapping could only guess by order (`Match.unverified`), checked by name after step 1.
+
+    Two weights that start at the same constant look alike until they are
+    updated; after step 1 a TF1 value that equals another Keras weight of its
+    group, not its own, means the guess swapped them. Both dicts are keyed by
+    Keras name, in the Keras layout. None when every guess holds.
+    """
+    guessed = [m for m in matches if m.unverified]
+    swaps = []
+    for m in guessed:
+        own = max_abs_diff(legacy_after[m.modern.name], modern_after[m.modern.name])
+        better = [other for other in guessed if other is not m and other.modern.shape == m.modern.shape
+                  and max_abs_diff(legacy_after[m.modern.name], modern_after[other.modern.name]) < own]
+        if own > 0 and better:
+            swaps.append(f"{m.legacy.name!r}: {better[0].modern.name!r}")
+    if not swaps:
+        return None
+    return ("the mapping paired weights that start at the same constant by creation order, and after step 1 they "
+            f"belong elsewhere: put {{{', '.join(swaps)}}} in variable_map")
 
 
 def check_n_steps(losses, events: Sequence[Any]) -> Stage:

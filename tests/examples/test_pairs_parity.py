@@ -1,4 +1,5 @@
-"""Both example pairs through the real engine (`migrate.parity.check_parity`): exact with SGD, within tolerance with Adam.
+"""Both example pairs through the real engine (`migrate.parity.check_parity`): SGD exact (canned_dnn) or at rounding
+level (tf1_idiom: a stock keras.layers.LSTM through the lstm_kernel/lstm_bias transforms), Adam within tolerance.
 
 SGD: the READMEs' 200 steps on batches of 32, every stage. Adam, and the
 canned estimator's default Adagrad: the first 50 steps, to keep the suite
@@ -18,12 +19,18 @@ SHORT_STEPS = 50
 PAIRS = ("canned_dnn", "tf1_idiom")
 ADAM_MAX_RELATIVE = {"canned_dnn": 1e-3, "tf1_idiom": 1e-3}
 """Above the measured drift over 50 steps at seed 42 (4.4e-5 and 2.0e-4): a regression guard; result.ok is the real check."""
+ROUNDING = {"tf1_idiom": {"forward_tolerance": 1e-6, "loss_tolerance": 1e-5}}
+"""The READMEs' flags for a pair that differs at rounding level by construction (see examples/tf1_idiom/README.md)."""
 
 
 def _run(name: str, optimizer: str, steps: int):
     from migrate.parity import check_parity
 
-    return check_parity(EXAMPLES / name / "pair.py", steps=steps, optimizer=optimizer, progress=lambda message: None)
+    flags = ROUNDING.get(name, {})
+    if optimizer != "sgd":
+        flags = {key: value for key, value in flags.items() if key != "loss_tolerance"}
+    return check_parity(EXAMPLES / name / "pair.py", steps=steps, optimizer=optimizer, progress=lambda message: None,
+                        **flags)
 
 
 @pytest.fixture(scope="module", params=PAIRS)
@@ -36,12 +43,17 @@ def adam(request):
     return request.param, _run(request.param, "adam", SHORT_STEPS)
 
 
-def test_sgd_parity_is_exact_for_200_steps(sgd):
+def test_sgd_parity_is_exact_for_200_steps_or_at_rounding_level_where_documented(sgd):
     name, result = sgd
     assert result.ok, f"{name}: {result.first_failure.message}"
     losses = result.summary()["losses"]
     assert losses["steps_compared"] == STEPS
-    assert losses["max_abs_loss_diff"] == 0.0
+    if name not in ROUNDING:
+        assert losses["max_abs_loss_diff"] == 0.0
+        return
+    relative = max(row["rel_diff"] for row in losses["rows"])
+    assert 0.0 < relative <= ROUNDING[name]["loss_tolerance"], "the README says the stock LSTM rounds differently"
+    assert 0.0 < result.stage("forward").details["max_abs_diff"] <= ROUNDING[name]["forward_tolerance"]
 
 
 def test_sgd_passes_every_stage(sgd):

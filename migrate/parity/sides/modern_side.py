@@ -19,7 +19,7 @@ import tensorflow as tf
 from tensorflow import keras
 
 from migrate.core.protocol import make_event
-from migrate.parity.mapping import Match, Weight, normalise
+from migrate.parity.mapping import Match, Weight, normalise, to_keras_layout, unique_names
 from migrate.parity.pair import Pair, PairError
 from migrate.parity.stages import LAYER_INPUT_ROWS
 
@@ -35,6 +35,29 @@ def versions() -> dict[str, str]:
 def weight_path(variable) -> str:
     """Keras 3's `path` ("dense/kernel"); on Keras 2 the variable name without ":0"."""
     return normalise(getattr(variable, "path", None) or variable.name)
+
+
+def creation_rank(variable) -> int:
+    """The order TensorFlow created the variable in (its eager uid), -1 when unknown.
+
+    A functional model lists its weights topologically (a shortcut after its
+    block); TF1 code creates variables in code order, as Keras creates its
+    layers' weights when the model is first called.
+    """
+    for candidate in (variable, getattr(variable, "_value", None)):
+        unique_id = getattr(candidate, "_unique_id", None)
+        if isinstance(unique_id, str) and unique_id.rpartition("_")[2].isdigit():
+            return int(unique_id.rpartition("_")[2])
+    return -1
+
+
+def layer_classes(model: keras.Model) -> dict[int, str]:
+    """id(variable) → the class of the model's layer that owns it (nested layers count as their top-level layer)."""
+    owners: dict[int, str] = {}
+    for layer in getattr(model, "layers", []):
+        for variable in layer.weights:
+            owners.setdefault(id(variable), type(layer).__name__)
+    return owners
 
 
 def to_numpy(value: Any) -> Any:
@@ -116,8 +139,15 @@ class ModernSide:
 
     @property
     def weights(self) -> list[Weight]:
-        """The trainable weights in creation order; `names` keeps the first build's paths (rebuilt models may differ)."""
-        return [Weight(weight_path(v), tuple(v.shape), tf.as_dtype(v.dtype).name) for v in self.model.trainable_weights]
+        """The trainable weights as model.trainable_weights lists them, with unique names, layer classes, creation ranks.
+
+        `names` keeps the first build's names (a rebuilt model's paths may differ).
+        """
+        variables = self.model.trainable_weights
+        owners = layer_classes(self.model)
+        names = unique_names([weight_path(v) for v in variables])
+        return [Weight(name, tuple(v.shape), tf.as_dtype(v.dtype).name, owners.get(id(v), ""), creation_rank(v))
+                for name, v in zip(names, variables)]
 
     def first_batch(self):
         dataset = self.pair.call("train_dataset", self.params)
@@ -138,9 +168,9 @@ class ModernSide:
             self.ensure_built(self._first_features, model)
         position = {name: index for index, name in enumerate(self.names)}
         variables = model.trainable_weights
-        for match in matches:
-            variable = variables[position[match.modern.name]]
-            variable.assign(np.asarray(initial_weights[match.legacy.name]).astype(tf.as_dtype(variable.dtype).as_numpy_dtype))
+        for name, value in to_keras_layout(matches, initial_weights).items():
+            variable = variables[position[name]]
+            variable.assign(np.asarray(value).astype(tf.as_dtype(variable.dtype).as_numpy_dtype))
 
     def rebuild(self, matches: list[Match], initial_weights: dict[str, np.ndarray]) -> None:
         """A fresh model holding the initial weights, used from here on.
@@ -195,9 +225,9 @@ class ModernSide:
 
     def initial_constants(self) -> dict[str, float | None]:
         result = {}
-        for variable in self.model.trainable_weights:
+        for name, variable in zip(self.names, self.model.trainable_weights):
             flat = np.asarray(variable.numpy()).ravel()
-            result[weight_path(variable)] = float(flat[0]) if flat.size and np.all(flat == flat[0]) else None
+            result[name] = float(flat[0]) if flat.size and np.all(flat == flat[0]) else None
         return result
 
     def train(self, steps: int, progress: Progress) -> dict[str, Any]:

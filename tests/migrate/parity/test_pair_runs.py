@@ -73,8 +73,8 @@ def test_show_mapping_prints_the_table_and_trains_nothing(tmp_path, capsys):
     code, summary = run_pair(DENSE, tmp_path, "--show-mapping")
     lines = capsys.readouterr().out.splitlines()
     assert code == 0 and summary is None
-    assert lines[0].split() == ["TF1", "variable", "shape", "Keras", "weight", "shape", "matched", "by"]
-    assert lines[1].split() == ["hidden/kernel", "(784,", "32)", "hidden/kernel", "(784,", "32)", "name"]
+    assert lines[0].split() == ["TF1", "variable", "shape", "Keras", "weight", "shape", "transform", "matched", "by"]
+    assert lines[1].split() == ["hidden/kernel", "(784,", "32)", "hidden/kernel", "(784,", "32)", "-", "name"]
 
 
 def variant(tmp_path: Path, body: str) -> Path:
@@ -108,7 +108,17 @@ BAD_INPUT = {
     ),
     "shapes that cannot match": (
         "def build_model(params):\n    return dense.build_model({**params, 'keras_units': 16})\n",
-        "no Keras weight has the shape of TF1 variable(s) hidden/kernel (784, 32)",
+        "weights with no counterpart (no weight left on the other side has their shape, and no named transform "
+        "fits):\nTF1 variables (3 of 4):\n  hidden/kernel (784, 32), 25088 elements\n  hidden/bias (32,), 32 elements",
+    ),
+    "a transform whose output shape does not fit": (
+        "variable_map = {'logits/kernel': ('logits/kernel', 'transposed_dense')}\n",
+        "variable_map maps logits/kernel (32, 10) onto logits/kernel (32, 10) with transposed_dense, which does not fit: "
+        "transposed_dense turns a (classes, d) kernel into (d, classes), not (32, 10) into (32, 10)",
+    ),
+    "a keras weight named twice": (
+        "variable_map = {'hidden/bias': 'logits/bias', 'logits/bias': 'logits/bias'}\n",
+        "variable_map sends both 'hidden/bias' and 'logits/bias' to the Keras weight logits/bias",
     ),
 }
 
