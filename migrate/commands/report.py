@@ -153,11 +153,12 @@ def _apply_baselines(report, args: argparse.Namespace) -> None:
         return  # the baseline module (hashing, JSON) is imported only when one is used
     from migrate.report.baseline import BaselineError, compare, write_baseline
 
+    scanned = [result.path for result in (*report.files, *report.skipped)]
     try:
         if args.baseline:
-            comparison = compare(args.baseline, report.findings)
+            comparison = compare(args.baseline, report.findings, scanned)
         if args.write_baseline:
-            entries = write_baseline(args.write_baseline, report.findings)
+            entries = write_baseline(args.write_baseline, report.findings, scanned)
             if not args.quiet:
                 print(f"migrate report: recorded {len(report.findings)} finding(s) ({entries} entries) in "
                       f"{args.write_baseline}", file=sys.stderr)

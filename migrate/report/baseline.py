@@ -10,6 +10,11 @@ of a baselined line is a new finding.
 
 Paths are stored relative to the baseline file's directory with `/`, so the
 same baseline works whatever directory `migrate report` is run from.
+
+A run that scans some files only (pre-commit passes the staged ones) compares
+and rewrites only those files' entries: entries of files it did not scan are
+neither "gone" nor dropped by `--write-baseline`, unless the file no longer
+exists.
 """
 from __future__ import annotations
 
@@ -43,9 +48,18 @@ class Comparison:
     gone: int
 
 
-def write_baseline(path: str, findings: list[Finding]) -> int:
-    """Record `findings` in `path`; returns the number of entries written."""
-    counts = Counter(_keys(findings, _base(path)))
+def write_baseline(path: str, findings: list[Finding], scanned: list[str] | None = None) -> int:
+    """Record `findings` in `path`; returns the number of entries written.
+
+    With `scanned` (the files this run scanned), an existing baseline's entries for other files that still
+    exist are kept: a partial run rewrites only its own files' entries."""
+    base = _base(path)
+    counts = Counter(_keys(findings, base))
+    if scanned is not None and os.path.exists(path):
+        own = {_relative(file, base) for file in scanned}
+        for key, count in load_baseline(path).items():
+            if key[1] not in own and os.path.exists(os.path.join(base, key[1])):
+                counts[key] += count
     entries = [
         {"code": code, "path": relative, "fingerprint": fingerprint, "count": count}
         for (code, relative, fingerprint), count in sorted(counts.items())
@@ -76,9 +90,15 @@ def load_baseline(path: str) -> Counter[Key]:
     return counts
 
 
-def compare(path: str, findings: list[Finding]) -> Comparison:
-    """The findings not covered by the baseline at `path` (the last copies when counts differ)."""
+def compare(path: str, findings: list[Finding], scanned: list[str] | None = None) -> Comparison:
+    """The findings not covered by the baseline at `path` (the last copies when counts differ).
+
+    `gone` counts the baselined findings no longer found in the files scanned (`scanned`; default: every
+    file of the baseline), never those of files this run did not look at."""
     remaining = load_baseline(path)
+    if scanned is not None:
+        own = {_relative(file, _base(path)) for file in scanned}
+        remaining = Counter({key: count for key, count in remaining.items() if key[1] in own})
     total = sum(remaining.values())
     new: list[Finding] = []
     for finding, key in zip(findings, _keys(findings, _base(path))):
@@ -92,6 +112,11 @@ def compare(path: str, findings: list[Finding]) -> Comparison:
 
 def _base(path: str) -> str:
     return os.path.dirname(os.path.abspath(path))
+
+
+def finding_keys(findings: list[Finding], base: str) -> list[Key]:
+    """(rule code, path relative to `base`, fingerprint of the source line) of each finding."""
+    return _keys(findings, base)
 
 
 def _keys(findings: list[Finding], base: str) -> list[Key]:

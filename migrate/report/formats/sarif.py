@@ -1,13 +1,26 @@
-"""SARIF 2.1.0, for code-scanning UIs.
+"""SARIF 2.1.0, for code-scanning UIs (GitHub code scanning and others).
 
-Notebook findings carry their cell in the message and in `properties.cell`
-(SARIF has no notion of cells); skipped files are tool notifications.
+- Paths under the working directory are relative URIs, percent-encoded (a
+  space, `#` or non-ASCII character cannot cut or corrupt them), against the
+  base `%SRCROOT%` that `originalUriBaseIds` defines as the working directory;
+  other paths are `file://` URIs.
+- Each result has `partialFingerprints["migrateFindingHash/v1"]`: a hash of
+  its rule, file and whitespace-normalised source line, plus its occurrence
+  count (`hash:n`, the form of GitHub's `primaryLocationLineHash`), so an alert
+  survives lines moving around it, as a baseline entry does.
+- A notebook has no lines of its own to point at (SARIF has no cells, and a
+  line number would land in the `.ipynb` JSON): its results name the cell in a
+  logical location (`cell N`), in the message and in `properties` (`cell`,
+  `lineInCell`), and point at the file without a region.
+- Skipped files are tool notifications.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 import migrate
 from migrate.report.formats import register_format
@@ -20,8 +33,40 @@ SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 VERSION = "2.1.0"
 
 
+SOURCE_ROOT = "%SRCROOT%"
+FINGERPRINT = "migrateFindingHash/v1"
+
+
+def artifact_location(path: str, root: str | None = None) -> dict:
+    """`{"uri": ..., "uriBaseId": "%SRCROOT%"}` for a path under `root` (default: the cwd), else a file URI."""
+    root = os.path.abspath(root or os.getcwd())
+    absolute = os.path.abspath(path)
+    if absolute == root or absolute.startswith(root.rstrip(os.sep) + os.sep):
+        relative = Path(os.path.relpath(absolute, root)).as_posix()
+        return {"uri": quote(relative, safe="/"), "uriBaseId": SOURCE_ROOT}
+    return {"uri": Path(absolute).as_uri()}
+
+
 def artifact_uri(path: str) -> str:
-    return Path(path).as_uri() if os.path.isabs(path) else Path(path).as_posix()
+    return artifact_location(path)["uri"]
+
+
+def _root_uri(root: str | None = None) -> str:
+    return Path(os.path.abspath(root or os.getcwd())).as_uri().rstrip("/") + "/"
+
+
+def _fingerprints(report: Report) -> list[str]:
+    from collections import Counter
+
+    from migrate.report.baseline import finding_keys
+
+    seen: Counter = Counter()
+    hashes = []
+    for code, path, line_hash in finding_keys(report.findings, os.getcwd()):
+        digest = hashlib.sha256(f"{code}\0{path}\0{line_hash}".encode()).hexdigest()[:32]
+        seen[digest] += 1
+        hashes.append(f"{digest}:{seen[digest]}")
+    return hashes
 
 
 def as_sarif(report: Report) -> dict:
@@ -38,30 +83,36 @@ def as_sarif(report: Report) -> dict:
         for rule in report.rules.values()
     ]
     results = []
-    for finding in report.findings:
-        message = finding.message if finding.cell is None else f"(cell {finding.cell}) {finding.message}"
+    for finding, fingerprint in zip(report.findings, _fingerprints(report)):
+        if finding.cell is None:
+            message = finding.message
+            location = {"physicalLocation": {
+                "artifactLocation": artifact_location(finding.path),
+                "region": {"startLine": max(finding.line, 1), "startColumn": finding.column + 1},
+            }}
+        else:
+            message = f"(cell {finding.cell}, line {finding.line}) {finding.message}"
+            location = {
+                "physicalLocation": {"artifactLocation": artifact_location(finding.path)},
+                "logicalLocations": [{"name": f"cell {finding.cell}",
+                                      "fullyQualifiedName": f"{finding.path}:cell {finding.cell}:{finding.line}"}],
+            }
         result = {
             "ruleId": finding.code,
             "ruleIndex": codes.index(finding.code),
             "level": "warning",
             "message": {"text": message},
-            "locations": [
-                {
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": artifact_uri(finding.path)},
-                        "region": {"startLine": max(finding.line, 1), "startColumn": finding.column + 1},
-                    }
-                }
-            ],
+            "locations": [location],
+            "partialFingerprints": {FINGERPRINT: fingerprint},
         }
         if finding.cell is not None:
-            result["properties"] = {"cell": finding.cell}
+            result["properties"] = {"cell": finding.cell, "lineInCell": finding.line}
         results.append(result)
     notifications = [
         {
             "level": "note",
             "message": {"text": f"skipped: {result.skipped}"},
-            "locations": [{"physicalLocation": {"artifactLocation": {"uri": artifact_uri(result.path)}}}],
+            "locations": [{"physicalLocation": {"artifactLocation": artifact_location(result.path)}}],
         }
         for result in report.skipped
     ]
@@ -71,6 +122,7 @@ def as_sarif(report: Report) -> dict:
         "runs": [
             {
                 "tool": {"driver": {"name": "migrate-report", "version": migrate.__version__, "rules": rules}},
+                "originalUriBaseIds": {SOURCE_ROOT: {"uri": _root_uri()}},
                 "results": results,
                 "invocations": [{"executionSuccessful": True, "toolExecutionNotifications": notifications}],
             }

@@ -109,3 +109,20 @@ def test_notebook_findings_match_by_cell_line_text(write, tmp_path: Path, capsys
     notebook["cells"][1]["source"] = "import tensorflow as tf\n\n\nsess = tf.Session()\n"
     path.write_text(json.dumps(notebook))
     assert main(["report", str(path), "--baseline", baseline]) == 0
+
+
+def test_a_partial_run_counts_and_rewrites_only_its_own_files(tree: Path, capsys) -> None:
+    """pre-commit passes the staged files only: the other files' entries are neither gone nor dropped."""
+    one = str(tree / "src" / "pkg" / "util.py")
+    baseline = str(tree / "baseline.json")
+    assert main(["report", one, "--baseline", baseline]) == 0
+    assert "gone" not in capsys.readouterr().err
+    before = json.loads(Path(baseline).read_text())["findings"]
+    assert main(["report", one, "--write-baseline", baseline]) == 0
+    assert json.loads(Path(baseline).read_text())["findings"] == before
+    (tree / "src" / "pkg" / "util.py").write_text("import os\n")
+    assert main(["report", one, "--baseline", baseline]) == 0
+    assert "1 baselined finding(s) are gone" in capsys.readouterr().err
+    assert main(["report", one, "--write-baseline", baseline]) == 0
+    after = json.loads(Path(baseline).read_text())["findings"]
+    assert {entry["path"] for entry in after} == {"src/train.py"} and len(after) == len(before) - 1
