@@ -19,10 +19,16 @@ continued run is bit-identical to continuing in TF1; with Keras' own it
 drifts as documented in "Exact or native optimizer?" (README) — and the
 Momentum conversion is exact only for a constant learning rate.
 
+Any other model: pass `variable_map` (the pair file's, `{}` to infer it all)
+and the checkpoint's model variables are matched to the model's weights by
+`migrate.parity.mapping`, the same mapping `migrate parity` uses, transforms
+included: a TF1 `LSTMCell` checkpoint loads into a `keras.layers.LSTM`, its
+optimizer slots through the same change of layout.
+
 Bad input (no checkpoint, missing variables or slots, slots of another
-optimizer, wrong shapes or dtypes) raises `TF1CheckpointError` naming every
-problem, before anything is assigned: the model and optimizer are left as
-they were.
+optimizer, wrong shapes or dtypes, a mapping that does not fit) raises
+`TF1CheckpointError` naming every problem, before anything is assigned: the
+model and optimizer are left as they were.
 """
 from __future__ import annotations
 
@@ -36,6 +42,8 @@ import numpy as np
 import tensorflow as tf
 from tensorflow import keras
 
+from migrate.parity.mapping import MappingError, Match, VariableMap, Weight, infer_mapping, unique_names
+from migrate.parity.transforms import Transform, reshape
 from modern.optimizers.base import TF1ExactOptimizer, variable_index
 from modern.weights import GLOBAL_STEP, LegacyCheckpointError, legacy_variables, resolve_checkpoint
 
@@ -62,6 +70,24 @@ class Assignment:
     target: Any
     name: str
     transform: Callable[[np.ndarray], np.ndarray] = lambda value: value
+
+    def values(self, reader: tf.train.CheckpointReader) -> list[tuple[Any, np.ndarray]]:
+        return [(self.target, self.transform(reader.get_tensor(self.name)))]
+
+
+@dataclass(frozen=True)
+class LayoutAssignment:
+    """Copy checkpoint tensors `names` (each through `each`) into `targets` through a layout `transform`."""
+
+    targets: tuple[Any, ...]
+    names: tuple[str, ...]
+    transform: Transform
+    each: Callable[[np.ndarray], np.ndarray] = lambda value: value
+
+    def values(self, reader: tf.train.CheckpointReader) -> list[tuple[Any, np.ndarray]]:
+        sources = [self.each(reader.get_tensor(name)) for name in self.names]
+        converted = self.transform.to_keras(sources, [tuple(target.shape) for target in self.targets])
+        return list(zip(self.targets, converted))
 
 
 Slots = list[tuple[str, Any, Callable[[np.ndarray], np.ndarray]]]
@@ -195,15 +221,96 @@ def plan_assignments(
     return assignments, problems
 
 
+NOT_MODEL_VARIABLES = re.compile(r"^(global_step|beta[12]_power(_\d+)?|_CHECKPOINTABLE_OBJECT_GRAPH)$")
+
+
+def checkpoint_model_variables(reader: tf.train.CheckpointReader) -> list[Weight]:
+    """The checkpoint's model variables: float tensors that are not optimizer slots, beta powers or the global step."""
+    shapes, dtypes = reader.get_variable_to_shape_map(), reader.get_variable_to_dtype_map()
+    names = set(shapes)
+    slot = re.compile(r"^(.*)/(" + "|".join(TF1_SLOT_PREFIXES) + r")(_\d+)?$")
+    result = []
+    for name in sorted(names):
+        found = slot.match(name)
+        if NOT_MODEL_VARIABLES.match(name) or not dtypes[name].is_floating or (found and found.group(1) in names):
+            continue
+        result.append(Weight(name, tuple(shapes[name]), dtypes[name].name))
+    return result
+
+
+def model_weights(model: keras.Model) -> list[tuple[Weight, Any]]:
+    """Every weight of the model (trainable first, then the rest, e.g. moving statistics) with a unique name."""
+    from migrate.parity.sides.modern_side import creation_rank, layer_classes, weight_path
+
+    variables = list(model.trainable_weights) + list(model.non_trainable_weights)
+    owners = layer_classes(model)
+    names = unique_names([weight_path(v) for v in variables])
+    return [(Weight(name, tuple(v.shape), tf.as_dtype(v.dtype).name, owners.get(id(v), ""), creation_rank(v)), v)
+            for name, v in zip(names, variables)]
+
+
+def plan_mapped_assignments(
+    reader: tf.train.CheckpointReader, model: keras.Model, variable_map: VariableMap
+) -> tuple[list[Assignment | LayoutAssignment], list[str]]:
+    """Everything to copy when the checkpoint's variables are mapped onto the model like `migrate parity` does."""
+    optimizer = model.optimizer
+    weights = model_weights(model)
+    by_name = {weight.name: variable for weight, variable in weights}
+    try:
+        matches = infer_mapping(checkpoint_model_variables(reader), [weight for weight, _ in weights], variable_map)
+    except MappingError as error:
+        return [], [f"the checkpoint does not map onto the model: {error}"]
+    trainable = {id(v) for v in model.trainable_weights}
+    shapes = reader.get_variable_to_shape_map()
+    assignments: list[Assignment | LayoutAssignment] = []
+    problems: list[str] = []
+    rows: dict[tuple[str, ...], list[Match]] = {}
+    for match in matches:
+        rows.setdefault(tuple(w.name for w in match.tf1), []).append(match)
+    for sources, row in rows.items():
+        targets = tuple(by_name[weight.name] for weight in row[0].keras)
+        transform = row[0].transform or reshape()
+        assignments.append(LayoutAssignment(targets, sources, transform))
+        if id(targets[0]) not in trainable:
+            continue
+        per_target = [optimizer_slots(optimizer, sources[0], target) for target in targets]
+        per_source = [optimizer_slots(optimizer, source, targets[0]) for source in sources]
+        for index, (_, _, each) in enumerate(per_target[0]):
+            names = tuple(slots[index][0] for slots in per_source)
+            for name, source in zip(names, sources):
+                if name not in shapes:
+                    problems.append(f"{name} ({type(optimizer).__name__} slot) is missing")
+                elif tuple(shapes[name]) != tuple(shapes[source]):
+                    problems.append(f"{name} has shape {tuple(shapes[name])}, its variable {source} {tuple(shapes[source])}")
+            assignments.append(LayoutAssignment(tuple(slots[index][1] for slots in per_target), names,
+                                                transform.for_slots, each))
+        for source in sources:
+            foreign = _foreign_slots(shapes, source, {slots[index][0] for slots in per_source for index in range(len(slots))})
+            if foreign:
+                problems.append(f"{source} has optimizer slots {sorted(foreign)} (written by "
+                                f"{', '.join(sorted(set(foreign.values())))}), which {type(optimizer).__name__} does not use")
+    for name, variable in _non_slots(optimizer).items():
+        if name not in shapes:
+            problems.append(f"{name} ({type(optimizer).__name__} state) is missing")
+        assignments.append(Assignment(variable, name))
+    if GLOBAL_STEP not in shapes:
+        problems.append(f"{GLOBAL_STEP} is missing (the optimizer's iterations come from it)")
+    return assignments, problems
+
+
 def load_tf1_checkpoint(
     model: keras.Model,
     checkpoint_path: str | os.PathLike,
     variables: Mapping[str, Any] | None = None,
+    *,
+    variable_map: VariableMap | None = None,
 ) -> int:
     """Copy a TF1 checkpoint's variables and optimizer state into `model` and `model.optimizer`.
 
     `variables` maps TF1 checkpoint names to the model's variables (default:
-    the legacy MNIST names, `modern.weights.legacy_variables`). The optimizer
+    the legacy MNIST names, `modern.weights.legacy_variables`); or
+    `variable_map` (a pair file's, `{}` to infer it all) maps them with
+    `migrate.parity.mapping`, transforms included. The optimizer
     is built on `model.trainable_variables` if it is not yet. Returns the
     checkpoint's global step, now also `model.optimizer.iterations`.
     Raises `TF1CheckpointError` listing every problem before assigning anything.
@@ -213,16 +320,19 @@ def load_tf1_checkpoint(
     optimizer = model.optimizer
     if optimizer is None:
         raise TF1CheckpointError("the model has no optimizer; compile it first (build_model does).")
-    variables = dict(variables) if variables is not None else legacy_variables(model)
     optimizer.build(model.trainable_variables)
-    assignments, problems = plan_assignments(reader, optimizer, variables)
+    if variable_map is not None:
+        assignments, problems = plan_mapped_assignments(reader, model, variable_map)
+    else:
+        variables = dict(variables) if variables is not None else legacy_variables(model)
+        assignments, problems = plan_assignments(reader, optimizer, variables)
     if problems:
         available = ", ".join(sorted(name for name in reader.get_variable_to_shape_map() if not name.startswith("_")))
         raise TF1CheckpointError(
             f"{prefix} does not fit the model and its {type(optimizer).__name__} optimizer: {'; '.join(problems)}. "
             f"The checkpoint holds: {available}. Nothing was loaded."
         )
-    values = [(assignment.target, assignment.transform(reader.get_tensor(assignment.name))) for assignment in assignments]
+    values = [pair for assignment in assignments for pair in assignment.values(reader)]
     global_step = int(reader.get_tensor(GLOBAL_STEP))
     for target, value in values:
         target.assign(np.asarray(value, dtype=np.dtype(tf.as_dtype(target.dtype).as_numpy_dtype)))

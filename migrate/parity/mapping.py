@@ -177,7 +177,7 @@ def mapping_table(matches: Sequence[Match]) -> str:
     line = lambda row: "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip()  # noqa: E731
     notes = sorted({f"note: {m.transform.name}: {m.transform.rounding}; expect rounding-level differences"
                     for m in matches if m.transform is not None and m.transform.rounding})
-    notes += [f"note: {m.modern.name}: {m.unverified}" for m in matches if m.unverified]
+    notes += sorted({f"note: {m.unverified}" for m in matches if m.unverified})
     return "\n".join([line(header), *(line(row) for row in rows), *notes])
 
 
@@ -621,9 +621,10 @@ def _mark_unverified(matches: list[Match], constants: tuple[Mapping[str, Any], M
         peers = [m for m in ordered if m is not match and m.legacy.shape == match.legacy.shape
                  and _equal_constants(m.legacy, m.modern, constants) == value] if value is not None else []
         if peers:
-            why = (f"matched by creation order among {len(peers) + 1} weights of shape {show_shape(match.legacy.shape)} "
-                   f"that all start at {value:g} ({', '.join(m.modern.name for m in [match, *peers])}): stages 1-2 "
-                   "cannot tell it from a swap; step 1 checks it")
+            group = sorted(m.modern.name for m in [match, *peers])
+            why = (f"{', '.join(group)} are matched by creation order among weights of shape "
+                   f"{show_shape(match.legacy.shape)} that all start at {value:g}: stages 1-2 cannot tell a swap; "
+                   "step 1 checks them")
             match = Match(match.legacy, match.modern, match.how, match.transform, match.sources, match.targets, why)
         result.append(match)
     return result

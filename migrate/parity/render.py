@@ -104,8 +104,10 @@ def markdown_report(result: ParityResult, plot_name: str | None) -> str:
     ]
     mapping = (result.stage("variables").details.get("mapping") if result.stage("variables") else None) or []
     if mapping:
-        lines += ["### Variable mapping", "", "| TF1 variable | Keras weight | shape | matched by |", "|---|---|---|---|"]
-        lines += [f"| {row['tf1']} | {row['keras']} | {tuple(row['shape'])} | {row['how']} |" for row in mapping]
+        lines += ["### Variable mapping", "", "| TF1 variable | Keras weight | TF1 shape | transform | matched by |",
+                  "|---|---|---|---|---|"]
+        lines += [f"| {row['tf1']} | {row['keras']} | {tuple(row['shape'])} | {row.get('transform', '-')} | {row['how']} |"
+                  for row in mapping]
         lines.append("")
     if result.losses is not None:
         lines += [

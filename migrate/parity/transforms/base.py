@@ -48,6 +48,8 @@ class Transform:
                 rounding (e.g. a forget bias folded into the bias): the reason, named in verdicts
     inferable   whether the mapping may choose it by itself (only when exactly one transform fits)
     family      transforms of one family give the same numbers where several fit (all plain reshapes)
+    layout      the same change of layout without changing values, for optimizer slots (Adam's moments of
+                an LSTM bias are reordered, not shifted by the forget bias); None: this transform
     """
 
     name: str
@@ -60,6 +62,12 @@ class Transform:
     inferable: bool = False
     family: str = ""
     summary: str = ""
+    layout: Transform | None = None
+
+    @property
+    def for_slots(self) -> Transform:
+        """The transform an optimizer slot of the weight goes through."""
+        return self.layout or self
 
     def fits(self, tf1_shapes: Sequence[Shape], keras_shapes: Sequence[Shape]) -> str | None:
         """None when the transform turns `tf1_shapes` into `keras_shapes`, else why not (naming both)."""

@@ -24,6 +24,7 @@ from migrate.parity.transforms.base import (
     show_shape,
 )
 from migrate.parity.transforms.lstm_kernel import TF1_TO_KERAS_GATES
+from migrate.parity.transforms.split import reorder_gates
 
 
 def lstm_bias(forget_bias: float = 1.0) -> Transform:
@@ -50,7 +51,8 @@ def lstm_bias(forget_bias: float = 1.0) -> Transform:
     rounding = (f"TF1's cell adds forget_bias {forget_bias:g} to the forget gate at run time, Keras has it in the bias "
                 "((f + b) + 1 vs f + (b + 1) in float32)") if forget_bias else ""
     return Transform(name, forward, inverse, one_to_one(check), inferable=True, rounding=rounding,
-                     summary=f"gates i, j, f, o → i, f, c, o; forget bias {forget_bias:g} folded into the bias")
+                     summary=f"gates i, j, f, o → i, f, c, o; forget bias {forget_bias:g} folded into the bias",
+                     layout=reorder_gates(TF1_TO_KERAS_GATES))
 
 
 TRANSFORM = register(lstm_bias())
