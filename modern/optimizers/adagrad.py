@@ -2,7 +2,8 @@
 
 Replaces ``tf.compat.v1.train.AdagradOptimizer(learning_rate,
 initial_accumulator_value=0.1, use_locking=False, name="Adagrad")``. Each
-step runs TF1's kernel ``ResourceApplyAdagrad``::
+step runs TF1's kernel ``ResourceApplyAdagrad`` (``ResourceSparseApplyAdagrad``
+on the rows of a sparse gradient)::
 
     accum += g * g
     var -= lr * g * rsqrt(accum)
@@ -63,6 +64,16 @@ class Adagrad(TF1ExactOptimizer):
             accum=handle_of(self.slot(variable, "accumulator")),
             lr=learning_rate,
             grad=gradient,
+            use_locking=self.use_locking,
+        )
+
+    def apply_sparse(self, values: tf.Tensor, indices: tf.Tensor, variable: Any, learning_rate: tf.Tensor) -> Any:
+        return tf.raw_ops.ResourceSparseApplyAdagrad(
+            var=handle_of(variable),
+            accum=handle_of(self.slot(variable, "accumulator")),
+            lr=learning_rate,
+            grad=values,
+            indices=indices,
             use_locking=self.use_locking,
         )
 

@@ -12,7 +12,9 @@ arguments and defaults. Each step runs TF1's fused kernel
 
 then, after every variable, ``beta1_power *= beta1`` and ``beta2_power *=
 beta2`` (float32 running products starting at beta1/beta2, TF1's non-slot
-variables ``beta1_power``/``beta2_power``).
+variables ``beta1_power``/``beta2_power``). A sparse gradient (embedding
+lookup) takes TF1's sparse path instead, which is not the fused kernel but
+separate ops with another formula (`apply_sparse`).
 
 Differences from `keras.optimizers.Adam`:
 
@@ -90,6 +92,28 @@ class Adam(TF1ExactOptimizer):
             grad=gradient,
             use_locking=self.use_locking,
         )
+
+    def apply_sparse(self, values: tf.Tensor, indices: tf.Tensor, variable: Any, learning_rate: tf.Tensor) -> Any:
+        """TF1's `_apply_sparse_shared`: not a kernel but ops, decaying every row of m and v, adding to the given rows.
+
+        ``m = m * beta1`` then ``m[rows] += g * (1 - beta1)`` (the same for v
+        with ``g * g``), then ``var -= lr_t * m / (sqrt(v) + epsilon)`` over the
+        whole variable, with ``lr_t = lr * sqrt(1 - beta2_power) / (1 - beta1_power)``.
+        """
+        dtype = values.dtype
+        beta1, beta2 = hyper(self.beta1, dtype), hyper(self.beta2, dtype)
+        beta1_power, beta2_power = tf.cast(self.beta1_power, dtype), tf.cast(self.beta2_power, dtype)
+        rate = learning_rate * tf.sqrt(1 - beta2_power) / (1 - beta1_power)
+        m, v = self.slot(variable, "m"), self.slot(variable, "v")
+        m_scaled = values * (1 - beta1)
+        with tf.control_dependencies([m.assign(m * beta1)]):
+            m_update = tf.raw_ops.ResourceScatterAdd(resource=handle_of(m), indices=indices, updates=m_scaled)
+        v_scaled = (values * values) * (1 - beta2)
+        with tf.control_dependencies([v.assign(v * beta2)]):
+            v_update = tf.raw_ops.ResourceScatterAdd(resource=handle_of(v), indices=indices, updates=v_scaled)
+        with tf.control_dependencies([m_update, v_update]):
+            m_t, v_t = tf.convert_to_tensor(m), tf.convert_to_tensor(v)
+            return variable.assign_sub(rate * m_t / (tf.sqrt(v_t) + hyper(self.epsilon, dtype)))
 
     def finish_step(self) -> None:
         """TF1's `_finish`: advance the bias-correction products after all variables."""

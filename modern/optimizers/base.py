@@ -21,9 +21,15 @@ Call order of one `apply_gradients` (Keras 2.15) / `apply` (Keras 3):
     finish_step()                    # after every variable: Adam's beta powers
     iterations += 1                  # Keras' counter = TF1's global_step
 
-Edge cases: gradients that are `tf.IndexedSlices` (embedding lookups) are
-densified before the kernel, so bit-exactness is guaranteed for dense
-gradients only (TF1 applies sparse gradients with sparse kernels). On GPU,
+Sparse gradients (`tf.IndexedSlices`, from embedding lookups and gathers)
+take TF1's sparse path where the twin defines `apply_sparse`: the rows are
+summed per index first exactly as TF1's `_deduplicate_indexed_slices` does
+(``unique`` + ``unsorted_segment_sum``), except for gradient descent, which
+TF1 scatter-adds row by row, duplicates included; then TF1's sparse kernel
+(or, for Adam, TF1's composed sparse update) runs. Keras 2.15 sums
+duplicate rows itself before `update_step`; the twins turn that off, so each
+one decides as TF1 does. A twin without `apply_sparse` densifies the rows
+and applies its dense kernel (exact only where TF1 would do the same). On GPU,
 Keras 2.15 XLA-compiles update steps unless ``jit_compile=False``; the
 exact optimizers pass ``jit_compile=False`` there, as TF1 never compiled them.
 They are tested under the default (single-device) strategy; Adam's
@@ -80,17 +86,27 @@ def hyper(value: Any, dtype: tf.DType) -> tf.Tensor:
     return tf.cast(tf.convert_to_tensor(value), dtype)
 
 
+def deduplicate(values: tf.Tensor, indices: tf.Tensor) -> tuple[tf.Tensor, tf.Tensor]:
+    """TF1's `_deduplicate_indexed_slices`: one row per index, the duplicates summed, indices in first-seen order."""
+    unique_indices, positions = tf.unique(indices)
+    return tf.math.unsorted_segment_sum(values, positions, tf.shape(unique_indices)[0]), unique_indices
+
+
 class TF1ExactOptimizer(keras.optimizers.Optimizer):
     """Base of the TF1-exact optimizers; subclasses set `SLOTS`, `TF1_CLASS` and `apply_dense`.
 
     Subclasses implement `apply_dense(gradient, variable, learning_rate)`
-    (one kernel call) and, if TF1's optimizer has a `_finish`, `finish_step`.
+    (one kernel call), `apply_sparse(values, indices, variable,
+    learning_rate)` (TF1's sparse update) and, if TF1's optimizer has a
+    `_finish`, `finish_step`.
     `slot(variable, name)` returns a slot variable, `tf1_slot_names(name)`
     what a TF1 checkpoint calls the slots of a variable.
     """
 
     TF1_CLASS = "tf.compat.v1.train.Optimizer"
     SLOTS: tuple[Slot, ...] = ()
+    DEDUPLICATE_SPARSE = True
+    """TF1's `_resource_apply_sparse_duplicate_indices` sums duplicate rows first (gradient descent does not)."""
 
     def __init__(self, learning_rate: Any, name: str, use_locking: bool = False, **kwargs: Any) -> None:
         if KERAS_3:
@@ -156,11 +172,25 @@ class TF1ExactOptimizer(keras.optimizers.Optimizer):
         if learning_rate is None:
             learning_rate = self.learning_rate
         if isinstance(gradient, tf.IndexedSlices):
-            gradient = tf.convert_to_tensor(gradient)
+            if type(self).apply_sparse is TF1ExactOptimizer.apply_sparse:
+                gradient = tf.convert_to_tensor(gradient)
+            else:
+                values, indices = gradient.values, gradient.indices
+                if self.DEDUPLICATE_SPARSE:
+                    values, indices = deduplicate(values, indices)
+                return self.apply_sparse(values, indices, variable, hyper(learning_rate, values.dtype))
         return self.apply_dense(gradient, variable, hyper(learning_rate, gradient.dtype))
 
     def apply_dense(self, gradient: tf.Tensor, variable: Any, learning_rate: tf.Tensor) -> Any:
         raise NotImplementedError(f"{type(self).__name__} must implement apply_dense (one fused kernel call).")
+
+    def apply_sparse(self, values: tf.Tensor, indices: tf.Tensor, variable: Any, learning_rate: tf.Tensor) -> Any:
+        """TF1's `_resource_apply_sparse` for rows `indices` (unique unless `DEDUPLICATE_SPARSE` is False)."""
+        raise NotImplementedError(f"{type(self).__name__} has no sparse update: its sparse gradients are densified.")
+
+    def _deduplicate_sparse_grad(self, grads: Any) -> Any:
+        """Keras 2.15 sums duplicate rows before `update_step`; the twins do it themselves, where TF1 does."""
+        return grads
 
     def finish_step(self) -> None:
         """Runs once per step after every variable was updated (TF1's `_finish`)."""

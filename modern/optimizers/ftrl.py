@@ -7,7 +7,8 @@ use_locking=False, name="Ftrl", accum_name=None, linear_name=None,
 l2_shrinkage_regularization_strength=0.0, beta=None)`` — the default
 optimizer of TF1's canned linear estimators. Each step runs TF1's kernel
 ``ResourceApplyFtrl`` (``ResourceApplyFtrlV2`` when l2 shrinkage > 0) with
-TF1's adjusted L2 strength ``l2 + beta / (2 * max(lr, 1e-36))``::
+TF1's adjusted L2 strength ``l2 + beta / (2 * max(lr, 1e-36))`` (the sparse
+kernels ``ResourceSparseApplyFtrl``/``V2`` on the rows of a sparse gradient)::
 
     accum_new = accum + g * g
     linear += g - (accum_new ** -lr_power - accum ** -lr_power) / lr * var
@@ -119,6 +120,25 @@ class Ftrl(TF1ExactOptimizer):
         if self.l2_shrinkage_regularization_strength <= 0.0:
             return tf.raw_ops.ResourceApplyFtrl(**common)
         return tf.raw_ops.ResourceApplyFtrlV2(l2_shrinkage=hyper(self.l2_shrinkage_regularization_strength, dtype), **common)
+
+    def apply_sparse(self, values: tf.Tensor, indices: tf.Tensor, variable: Any, learning_rate: tf.Tensor) -> Any:
+        dtype = values.dtype
+        common = dict(
+            var=handle_of(variable),
+            accum=handle_of(self.slot(variable, "accum")),
+            linear=handle_of(self.slot(variable, "linear")),
+            grad=values,
+            indices=indices,
+            lr=learning_rate,
+            l1=hyper(self.l1_regularization_strength, dtype),
+            l2=self._adjusted_l2(learning_rate, dtype),
+            lr_power=hyper(self.learning_rate_power, dtype),
+            use_locking=self.use_locking,
+        )
+        if self.l2_shrinkage_regularization_strength <= 0.0:
+            return tf.raw_ops.ResourceSparseApplyFtrl(**common)
+        return tf.raw_ops.ResourceSparseApplyFtrlV2(
+            l2_shrinkage=hyper(self.l2_shrinkage_regularization_strength, dtype), **common)
 
     def hyperparameters(self) -> dict[str, Any]:
         return {

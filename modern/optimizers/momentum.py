@@ -69,5 +69,17 @@ class Momentum(TF1ExactOptimizer):
             use_nesterov=self.use_nesterov,
         )
 
+    def apply_sparse(self, values: tf.Tensor, indices: tf.Tensor, variable: Any, learning_rate: tf.Tensor) -> Any:
+        return tf.raw_ops.ResourceSparseApplyMomentum(
+            var=handle_of(variable),
+            accum=handle_of(self.slot(variable, "momentum")),
+            lr=learning_rate,
+            grad=values,
+            indices=indices,
+            momentum=hyper(self.momentum, values.dtype),
+            use_locking=self.use_locking,
+            use_nesterov=self.use_nesterov,
+        )
+
     def hyperparameters(self) -> dict[str, Any]:
         return {"momentum": self.momentum, "use_nesterov": self.use_nesterov}

@@ -92,5 +92,23 @@ class RMSProp(TF1ExactOptimizer):
             return tf.raw_ops.ResourceApplyCenteredRMSProp(mg=handle_of(self.slot(variable, "mg")), **common)
         return tf.raw_ops.ResourceApplyRMSProp(**common)
 
+    def apply_sparse(self, values: tf.Tensor, indices: tf.Tensor, variable: Any, learning_rate: tf.Tensor) -> Any:
+        dtype = values.dtype
+        common = dict(
+            var=handle_of(variable),
+            ms=handle_of(self.slot(variable, "rms")),
+            mom=handle_of(self.slot(variable, "momentum")),
+            lr=learning_rate,
+            rho=hyper(self.decay, dtype),
+            momentum=hyper(self.momentum, dtype),
+            epsilon=hyper(self.epsilon, dtype),
+            grad=values,
+            indices=indices,
+            use_locking=self.use_locking,
+        )
+        if self.centered:
+            return tf.raw_ops.ResourceSparseApplyCenteredRMSProp(mg=handle_of(self.slot(variable, "mg")), **common)
+        return tf.raw_ops.ResourceSparseApplyRMSProp(**common)
+
     def hyperparameters(self) -> dict[str, Any]:
         return {"decay": self.decay, "momentum": self.momentum, "epsilon": self.epsilon, "centered": self.centered}
