@@ -3,7 +3,9 @@
 
 The nearest `pyproject.toml` above the current directory that has a
 `[tool.migrate]` table is the project's configuration; its directory is the
-project root (patterns and the baseline are relative to it). Flags on the
+project root (patterns, the baseline and module names are relative to it;
+without one, the nearest directory with a `pyproject.toml` or `.git`, else the
+current directory). Flags on the
 command line win over it. An unknown key or a value of the wrong type is a
 usage error naming the file and the key. Keys (all optional)::
 
@@ -100,11 +102,21 @@ def find_pyproject(start: str | os.PathLike | None = None) -> Path | None:
     return None
 
 
+def project_root(start: str | os.PathLike | None = None) -> Path:
+    """The nearest directory at or above `start` (default: the cwd) holding a `pyproject.toml` or `.git`; else
+    `start` itself. Module names, patterns and context files are relative to it."""
+    directory = Path(start or os.getcwd()).resolve()
+    for candidate in (directory, *directory.parents):
+        if (candidate / "pyproject.toml").is_file() or (candidate / ".git").exists():
+            return candidate
+    return directory
+
+
 def load_project_config(start: str | os.PathLike | None = None) -> ProjectConfig:
     """The project's `[tool.migrate]` settings (defaults when there is none); a usage error if it is invalid."""
     path = find_pyproject(start)
     if path is None:
-        return ProjectConfig(root=str(Path(start or os.getcwd()).resolve()))
+        return ProjectConfig(root=str(project_root(start)))
     import tomllib
 
     try:

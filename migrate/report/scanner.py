@@ -113,7 +113,7 @@ def _scan(paths: Sequence[str], options: ScanOptions) -> Report:
     results = analyse_all(sources, options)
     skipped.extend(result for result in results if result.skipped)
     scanned = _through_wrappers([result for result in results if not result.skipped], sources, options, hook_map)
-    hooks = find_hooks(scanned, hook_map)
+    hooks = _hooks_of(scanned, options, hook_map)
     findings = [finding for result in scanned for finding in result.findings] + _hook_findings(hooks)
     findings += _whole_codebase_findings(HookInstantiation, find_hook_instantiations(scanned, hooks))
     suppressions = {result.path: result.suppressions for result in scanned if result.suppressions}
@@ -136,6 +136,21 @@ def _scan(paths: Sequence[str], options: ScanOptions) -> Report:
         suppressed=len(kept) - len(visible),
         notes=notes,
     )
+
+
+def _hooks_of(scanned: list[FileResult], options: ScanOptions, hook_map: dict) -> list[HookClass]:
+    """The hooks of the scanned files, their hierarchy completed from unscanned in-repo files
+    (`migrate.report.context_files`) under the project root."""
+    if not options.project_root:
+        return find_hooks(scanned, hook_map)
+    from migrate.report.context_files import context_results
+
+    context = context_results(scanned, options.project_root,
+                              lambda source: analyse_file(source, options.max_bytes, hook_map))
+    if not context:
+        return find_hooks(scanned, hook_map)
+    own = {result.path for result in scanned}
+    return [hook for hook in find_hooks([*scanned, *context], hook_map) if hook.path in own]
 
 
 def analyse_all(sources: list[SourceFile], options: ScanOptions) -> list[FileResult]:

@@ -73,8 +73,11 @@ def discover(
 def _walk(path: str, followed: list[str], exclusions: Exclusions) -> Iterator[SourceFile | FileResult]:
     root = os.path.realpath(path)
     if not os.path.isdir(path):
-        yield SourceFile(os.path.abspath(path), path, os.path.dirname(root))
+        real_directory = os.path.dirname(root)
+        yield SourceFile(os.path.abspath(path), path,
+                         _naming_root(os.path.dirname(os.path.abspath(path)), real_directory, exclusions.project_root))
         return
+    naming_root = _naming_root(os.path.abspath(path), root, exclusions.project_root)
     walked = {root}
     current = path in (".", "./")
     exclusions, ignores = exclusions.for_explicit_root(root)
@@ -90,7 +93,7 @@ def _walk(path: str, followed: list[str], exclusions: Exclusions) -> Iterator[So
             yield FileResult(directory, skipped=f"unreadable directory: {error.strerror or error}")
             continue
         for entry in entries:
-            item = _classify(entry, root, real_directory, walked, exclusions, ignores)
+            item = _classify(entry, root, naming_root, real_directory, walked, exclusions, ignores)
             if entry.is_symlink() and not isinstance(item, FileResult) and item is not None:
                 followed.append(entry.path)
             if type(item) is tuple:  # a directory; `SourceFile` is a NamedTuple, so not isinstance
@@ -107,8 +110,16 @@ def _without_dot_slash(item: SourceFile | FileResult) -> SourceFile | FileResult
     return item._replace(display=item.display[2:]) if item.display.startswith("./") else item
 
 
+def _naming_root(directory: str, real_directory: str, project_root: str) -> str:
+    """What module names are relative to: the project root when the scanned path lies in it (so that
+    `migrate report pkg/` names `pkg/base.py` `pkg.base`), else the scanned directory itself."""
+    if project_root and (real_directory == project_root or real_directory.startswith(project_root.rstrip(os.sep) + os.sep)):
+        return os.path.normpath(os.path.join(directory, os.path.relpath(project_root, real_directory)))
+    return directory
+
+
 def _classify(
-    entry: os.DirEntry, root: str, real_directory: str, walked: set[str], exclusions: Exclusions,
+    entry: os.DirEntry, root: str, naming_root: str, real_directory: str, walked: set[str], exclusions: Exclusions,
     ignores: tuple[Ignore, ...],
 ) -> tuple[str, str] | SourceFile | FileResult | None:
     """A directory to walk (display, real path), a file to scan, a skip, or None to ignore."""
@@ -120,7 +131,7 @@ def _classify(
     ):
         return None
     if entry.is_symlink():
-        return _follow_symlink(entry, root, walked, is_candidate_name)
+        return _follow_symlink(entry, root, naming_root, walked, is_candidate_name)
     try:
         mode = entry.stat(follow_symlinks=False).st_mode
     except OSError as error:
@@ -135,11 +146,11 @@ def _classify(
         return None
     if not stat.S_ISREG(mode):
         return FileResult(entry.path, skipped="not a regular file (device, FIFO or socket)")
-    return SourceFile(os.path.abspath(entry.path), entry.path, root)
+    return SourceFile(os.path.abspath(entry.path), entry.path, naming_root)
 
 
 def _follow_symlink(
-    entry: os.DirEntry, root: str, walked: set[str], is_candidate_name: bool
+    entry: os.DirEntry, root: str, naming_root: str, walked: set[str], is_candidate_name: bool
 ) -> tuple[str, str] | SourceFile | FileResult | None:
     try:
         mode = os.stat(entry.path).st_mode
@@ -161,7 +172,7 @@ def _follow_symlink(
         return entry.path, target
     if not stat.S_ISREG(mode):
         return FileResult(entry.path, skipped="not a regular file (device, FIFO or socket)")
-    return SourceFile(os.path.abspath(entry.path), entry.path, root)
+    return SourceFile(os.path.abspath(entry.path), entry.path, naming_root)
 
 
 def read_source(source: SourceFile, max_bytes: int = DEFAULT_MAX_BYTES) -> SourceText:

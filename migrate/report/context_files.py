@@ -1,0 +1,61 @@
+"""Files read for context only: the in-repo bases of the scanned classes, found from the project root.
+
+pre-commit passes only the staged files: a new hook class whose base
+(`from pkg.base import BaseHook`) sits in an unchanged file would otherwise
+not be recognised as a hook. After the scan, every base that no scanned file
+defines is looked up as a module path under the project root
+(`pkg/base.py`, `pkg/base/__init__.py`); that file is analysed too, and its
+own bases in turn (up to `LIMIT` files). Context files feed the class
+hierarchy only: their findings and hooks are never reported.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from migrate.report.hierarchy import ClassIndex
+from migrate.report.model import FileResult
+from migrate.report.sources import SourceFile
+
+LIMIT = 200
+"""At most this many context files per run (a chain of bases is short; this bounds a pathological tree)."""
+
+
+def context_results(
+    scanned: list[FileResult], project_root: str, analyse: Callable[[SourceFile], FileResult]
+) -> list[FileResult]:
+    """The analysed files outside the scan that define bases of the scanned classes (and of theirs)."""
+    if not project_root:
+        return []
+    root = os.path.abspath(project_root)
+    known = {os.path.realpath(result.path) for result in scanned}
+    loaded: list[FileResult] = []
+    frontier = scanned
+    while frontier and len(loaded) < LIMIT:
+        index = ClassIndex([*scanned, *loaded])
+        found = []
+        for dotted in sorted({base for result in frontier for info in result.classes for base in info.bases
+                              if base and "." in base and index.resolve(base) is None}):
+            path = _module_file(root, dotted)
+            if path is None or os.path.realpath(path) in known:
+                continue
+            known.add(os.path.realpath(path))
+            result = analyse(SourceFile(path, os.path.relpath(path), root))
+            if not result.skipped:
+                found.append(result)
+        loaded += found
+        frontier = found
+    return loaded
+
+
+def _module_file(root: str, dotted: str) -> str | None:
+    """The file under `root` defining the longest module prefix of `dotted` (`a.b.C` → `a/b.py`), if any."""
+    parts = dotted.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        if not all(part.isidentifier() for part in parts[:cut]):
+            continue
+        stem = os.path.join(root, *parts[:cut])
+        for candidate in (stem + ".py", os.path.join(stem, "__init__.py")):
+            if os.path.isfile(candidate):
+                return candidate
+    return None
