@@ -44,6 +44,9 @@ class Rule(NamedTuple):
     effort: str
     doc: str
     modern_equivalent: str | None = None
+    fallback: bool = False
+    """Reported only on lines where no other rule reports: a catch-all (the TF1-only API)
+    that must not repeat what a rule about the construct already says better."""
 
     @property
     def fix(self) -> str:

@@ -116,6 +116,7 @@ def _scan(paths: Sequence[str], options: ScanOptions) -> Report:
     hooks = _hooks_of(scanned, options, hook_map)
     findings = [finding for result in scanned for finding in result.findings] + _hook_findings(hooks)
     findings += _whole_codebase_findings(HookInstantiation, find_hook_instantiations(scanned, hooks))
+    findings = _without_covered_fallbacks(findings, rules)
     suppressions = {result.path: result.suppressions for result in scanned if result.suppressions}
     kept = [finding for finding in findings if options.wants(finding.code)]
     if options.per_file_ignores:
@@ -235,6 +236,17 @@ def _through_wrappers(
             result = analyse_chunk([source], options.max_bytes, options.callbacks_dir, needed)[0]
         again.append(result)
     return again
+
+
+def _without_covered_fallbacks(findings: list[Finding], rules: dict[str, Rule]) -> list[Finding]:
+    """A fallback rule's finding goes where another rule reports on the same line (`Rule.fallback`):
+    `class StopHook(tf.train.SessionRunHook)` is one hook subclass to rewrite (TFM201), not also a TF1-only name."""
+    fallback = frozenset(code for code, rule in rules.items() if rule.fallback)
+    covered = {(finding.path, finding.cell, finding.line) for finding in findings if finding.code not in fallback}
+    return [
+        finding for finding in findings
+        if finding.code not in fallback or (finding.path, finding.cell, finding.line) not in covered
+    ]
 
 
 def _whole_codebase_findings(kind: type, items: list) -> list[Finding]:

@@ -3,14 +3,16 @@
 ## What it does
 Checks for `tf.data.make_one_shot_iterator(ds)`,
 `tf.data.make_initializable_iterator(ds)`, `tf.data.Iterator` and the method
-forms `dataset.make_one_shot_iterator()` / `dataset.make_initializable_iterator()`
-(in files that use TensorFlow).
+forms `dataset.make_one_shot_iterator()` / `dataset.make_initializable_iterator()`,
+and the TF1 `Dataset`/`Iterator` properties `output_types`, `output_shapes`
+and `output_classes` (in files that use TensorFlow).
 
 ## Why is this bad?
 Graph-mode iterators hand out `get_next()` tensors that a session evaluates
 once per `run`; initializable ones also need their `initializer` run, often
 with placeholders fed (the usual way around the GraphDef size limit). TF2
-datasets are Python iterables: pass them to `fit` or loop over them.
+datasets are Python iterables: pass them to `fit` or loop over them. Their
+structure is `dataset.element_spec`; the `output_*` properties are gone.
 
 ## Example
 ```python
@@ -64,3 +66,15 @@ def _imported_module(owner: ast.AST, context: FileContext) -> bool:
 def check_method(node: ast.Attribute, context: FileContext) -> Iterator[Message]:
     if context.tensorflow_name(node) is None and not _imported_module(node.value, context):
         yield node, f"`.{node.attr}()` {MESSAGE}"
+
+
+PROPERTIES = frozenset({"output_types", "output_shapes", "output_classes"})
+
+
+@register(RULE, *(f".{name}" for name in sorted(PROPERTIES)))
+def check_property(node: ast.Attribute, context: FileContext) -> Iterator[Message]:
+    if type(node.ctx) is ast.Load and context.tensorflow_name(node) is None:
+        yield node, (
+            f"`.{node.attr}` is a TF1 Dataset/Iterator property, gone from TF2 datasets; read `dataset.element_spec` "
+            f"(or `tf.compat.v1.data.get_{node.attr}(dataset)` for the old value)"
+        )

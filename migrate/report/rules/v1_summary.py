@@ -1,9 +1,13 @@
-"""TF1 summaries: `tf.summary.merge_all`, `merge`, `FileWriter`.
+"""TF1 summaries: `tf.summary.merge_all`, `merge`, `FileWriter`, and v1 summary ops.
 
 ## What it does
 Checks for references to `tf.summary.merge_all`, `tf.summary.merge`,
 `tf.summary.FileWriter`, `tf.summary.FileWriterCache`, `tf.summary.Summary`
-and `tf.summary.tensor_summary`.
+and `tf.summary.tensor_summary`; and for calls of the summary ops TF2 still
+has under the same name with other semantics (`tf.summary.scalar`,
+`histogram`, `image`, `audio`, `text`) written the TF1 way: through
+`tf.compat.v1`, with TF1's `collections=` / `family=` / `tensor=` /
+`values=` arguments, or without a step in a file that sets no default step.
 
 ## Why is this bad?
 TF1 summaries are graph ops collected in `SUMMARIES`, merged, run through a
@@ -31,6 +35,7 @@ callbacks = [keras.callbacks.TensorBoard(log_dir, update_freq=100)]
 """
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 from migrate.report.context import FileContext, Reference
@@ -50,3 +55,54 @@ def check(reference: Reference, context: FileContext) -> Iterator[Message]:
         f"`{reference.spelling}` belongs to graph-collected TF1 summaries written through a session; use "
         "`keras.callbacks.TensorBoard(update_freq=N)` or `tf.summary.create_file_writer` with an explicit step"
     )
+
+
+SUMMARY_OPS = frozenset(f"tensorflow.summary.{name}" for name in ("scalar", "histogram", "image", "audio", "text"))
+V1_KEYWORDS = frozenset({"collections", "family", "tensor", "values"})
+"""Parameters of the TF1 ops that TF2's (`name, data, step, …`) do not have."""
+STEP_POSITION = {"scalar": 2, "histogram": 2, "text": 2, "image": 2, "audio": 3}
+"""Where TF2's op takes `step` positionally (TF1's image took max_outputs there: an int literal stays ambiguous)."""
+
+
+def _written_through(reference: Reference, context: FileContext) -> str | None:
+    """`v1` / `v2` when the chain went through `tf.compat.v1` / `tf.compat.v2`, else None."""
+    qualified = context.qualified(reference.node) or ""
+    if ".compat.v1." in qualified:
+        return "v1"
+    if ".compat.v2." in qualified:
+        return "v2"
+    return None
+
+
+def _sets_default_step(context: FileContext) -> bool:
+    """The file gives TF2's ops their step another way (`tf.summary.experimental.set_step`)."""
+    return context.memo("summary-set-step", lambda context: any(
+        type(node) is ast.Attribute and node.attr == "set_step" for node in ast.walk(context.tree)
+    ))
+
+
+def _is_v1_op_call(reference: Reference, context: FileContext) -> bool:
+    call = reference.call
+    if call is None:
+        return False
+    through = _written_through(reference, context)
+    if through is not None:
+        return through == "v1"
+    keywords = {keyword.arg for keyword in call.keywords}
+    if keywords & V1_KEYWORDS:
+        return True
+    if "step" in keywords or None in keywords or any(type(arg) is ast.Starred for arg in call.args):
+        return False
+    if len(call.args) > STEP_POSITION[reference.name.rpartition(".")[2]]:
+        return False
+    return not _sets_default_step(context)
+
+
+@register(RULE, *sorted(SUMMARY_OPS))
+def check_summary_op(reference: Reference, context: FileContext) -> Iterator[Message]:
+    if _is_v1_op_call(reference, context):
+        yield reference.node, (
+            f"`{reference.spelling}(...)` here is the TF1 summary op (collected in the graph, written through a session "
+            f"and a FileWriter); TF2's `{reference.spelling}` writes at once and needs a step and a default writer: "
+            "`with tf.summary.create_file_writer(logdir).as_default():` and pass `step=`"
+        )

@@ -41,6 +41,16 @@ def test_data_file_is_current(audit: dict) -> None:
     )
 
 
+@pytest.mark.estimator
+def test_tf1_only_data_file_is_current(audit: dict) -> None:
+    from migrate.report.tf1_api import DATA as TF1_ONLY
+
+    assert TF1_ONLY.read_text(encoding="utf-8") == audit["tf1_only"], (
+        "migrate/report/data/tf1_only.txt is stale: regenerate it with "
+        "`PYTHONPATH=. .venv/bin/python -m tests.migrate.report.tf1_only_api --write`"
+    )
+
+
 TF115_ONLY = frozenset({
     "tensorflow.estimator.BoostedTreesClassifier", "tensorflow.estimator.BoostedTreesRegressor",
     "tensorflow.estimator.BoostedTreesEstimator",

@@ -104,11 +104,19 @@ def walk(groups: list[list[str]] | None = None) -> tuple[str, list[str]]:
 
 
 def rule_names() -> set[str]:
-    """The canonical TensorFlow names rules register for (namespaces, attributes, keywords excluded)."""
+    """The canonical TensorFlow names rules register for (namespaces, attributes, keywords excluded).
+
+    Fallback rules (the TF1-only API, `migrate/report/tf1_api.py`) are not among them: they
+    register every spelling of their data file and match on the name as written, by design.
+    """
     from migrate.report.registry import CHECKS, load_rules
 
     load_rules()
-    return {key for key in CHECKS if isinstance(key, str) and key.startswith("tensorflow.") and not key.endswith(".*")}
+    return {
+        key for key, entries in CHECKS.items()
+        if isinstance(key, str) and key.startswith("tensorflow.") and not key.endswith(".*")
+        and not all(rule.fallback for rule, _ in entries)
+    }
 
 
 def audit() -> dict:
@@ -118,15 +126,19 @@ def audit() -> dict:
     * `missing`: rule names that are not in the real API tree (tf.contrib and private paths excepted);
     * `escaped`: spellings of a rule's object in the tree that do not resolve to a name the rule registered;
     * `private`: the same for spellings through the modules of `PRIVATE_PACKAGES` (and the object's own
-      module), e.g. `tensorflow.python.tpu.tpu_estimator.TPUEstimator`.
+      module), e.g. `tensorflow.python.tpu.tpu_estimator.TPUEstimator`;
+    * `tf1_only`: `migrate/report/data/tf1_only.txt` as the installed TensorFlow would write it (same process:
+      one TensorFlow import for both data files).
     """
     import tensorflow as tf
 
     from migrate.report.api_tree import UNCHARTED
     from migrate.report.names import canonical
+    from tests.migrate.report import tf1_only_api
 
     groups: list[list[str]] = []
     version, lines = walk(groups)
+    tf1_only = tf1_only_api.render(tree_loaded=True)  # before `private_escapes` imports private modules, which add attributes to the tree
     names = rule_names()
     missing = []
     for name in sorted(names):
@@ -142,7 +154,7 @@ def audit() -> dict:
             escaped.extend(spelling for spelling in spellings if canonical(spelling) not in names)
     return {
         "current": HEADER.format(version=version) + "\n".join(lines) + "\n", "missing": missing, "escaped": sorted(escaped),
-        "private": private_escapes(tf, names),
+        "private": private_escapes(tf, names), "tf1_only": tf1_only,
     }
 
 

@@ -11,6 +11,8 @@ CODE = "TFM401"
     [
         pytest.param('ds.make_one_shot_iterator()\n', id='method call in a file without tensorflow'),
         pytest.param('import tensorflow as tf\nfor x in tf.data.Dataset.range(3):\n    pass\n', id='iterating a dataset'),
+        pytest.param('import tensorflow as tf\nspec = dataset.element_spec\n', id='element_spec'),
+        pytest.param('import tensorflow as tf\nself.output_shapes = shapes\n', id='an attribute of ours, assigned'),
     ],
 )
 def test_noop(source: str, findings) -> None:
@@ -23,6 +25,7 @@ def test_noop(source: str, findings) -> None:
         pytest.param('import tensorflow as tf\nit = dataset.make_initializable_iterator()\n', [2], id='method form'),
         pytest.param('import tensorflow as tf\ntf.compat.v1.data.make_one_shot_iterator(ds)\n', [2], id='function form'),
         pytest.param('import tensorflow as tf\ntf.data.Dataset.range(3).make_one_shot_iterator()\n', [2], id='chained after from_tensor_slices'),
+        pytest.param('import tensorflow as tf\ntypes, shapes = dataset.output_types, dataset.output_shapes\n', [2, 2], id='output_* properties'),
     ],
 )
 def test_finding(source: str, lines: list[int], findings) -> None:

@@ -11,6 +11,13 @@ CODE = "TFM510"
     [
         pytest.param('import tensorflow as tf\ntf.summary.create_file_writer(d)\n', id='TF2 summary writer'),
         pytest.param("import tensorflow as tf\ntf.summary.scalar('loss', l, step=1)\n", id='tf.summary.scalar'),
+        pytest.param("import tensorflow as tf\ntf.summary.scalar('loss', l, step)\n", id='TF2 op with a positional step'),
+        pytest.param(
+            "import tensorflow as tf\ntf.summary.experimental.set_step(s)\ntf.summary.histogram('w', w)\n",
+            id='TF2 op under a default step',
+        ),
+        pytest.param("import tensorflow as tf\ntf.compat.v2.summary.text('t', t)\n", id='through compat.v2'),
+        pytest.param("import tensorflow as tf\nops = [tf.summary.scalar]\n", id='not called'),
     ],
 )
 def test_noop(source: str, findings) -> None:
@@ -22,6 +29,10 @@ def test_noop(source: str, findings) -> None:
     [
         pytest.param('import tensorflow as tf\nm = tf.summary.merge_all()\nw = tf.summary.FileWriter(d)\n', [2, 3], id='merge_all and FileWriter'),
         pytest.param('import tensorflow as tf\ntf.compat.v1.summary.merge([a, b])\n', [2], id='compat.v1 merge'),
+        pytest.param("import tensorflow as tf\ntf.summary.scalar('loss', loss)\n", [2], id='v1 scalar op without a step'),
+        pytest.param("import tensorflow as tf\ntf.summary.histogram('w', w, collections=['c'])\n", [2], id='v1 collections='),
+        pytest.param("import tensorflow as tf\ntf.summary.image('x', x, 4, family='input')\n", [2], id='v1 family='),
+        pytest.param("import tensorflow.compat.v1 as tf\ntf.summary.scalar('loss', loss, step)\n", [2], id='through compat.v1'),
     ],
 )
 def test_finding(source: str, lines: list[int], findings) -> None:

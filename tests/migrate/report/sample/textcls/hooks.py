@@ -8,7 +8,7 @@ from tensorflow.python import debug as tf_debug
 class ExamplesPerSecondHook(tf.estimator.SessionRunHook):  # expect: TFM201
     def __init__(self, batch_size, every_n_steps=100):
         self._batch_size = batch_size
-        self._timer = tf.train.SecondOrStepTimer(every_steps=every_n_steps)
+        self._timer = tf.train.SecondOrStepTimer(every_steps=every_n_steps)  # expect: TFM514
         self._total_steps = 0
 
     def begin(self):

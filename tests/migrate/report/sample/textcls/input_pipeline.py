@@ -26,7 +26,7 @@ def start(sess, iterator, feeds):
 
 class Input:
     def __init__(self, dataset):
-        self._iterator = tf.data.Iterator.from_structure(dataset.output_types, dataset.output_shapes)  # expect: TFM401
+        self._iterator = tf.data.Iterator.from_structure(dataset.output_types, dataset.output_shapes)  # expect: TFM401, TFM401, TFM401
         self.init_op = self._iterator.make_initializer(dataset)
 
     def reset(self, sess):
@@ -35,7 +35,7 @@ class Input:
 
 def queue_pipeline(filenames, batch_size):
     filename_queue = tf.train.string_input_producer(filenames)  # expect: TFM305
-    reader = tf.TFRecordReader()
+    reader = tf.TFRecordReader()  # expect: TFM514
     _, serialized = reader.read(filename_queue)
     queue = tf.queue.FIFOQueue(capacity=100, dtypes=[tf.string])  # expect: TFM305
     enqueue = queue.enqueue([serialized])

@@ -6,11 +6,11 @@ import tensorflow as tf
 
 def create_optimizer(loss, init_lr, num_train_steps, use_tpu):
     global_step = tf.train.get_or_create_global_step()  # expect: TFM511
-    learning_rate = tf.train.polynomial_decay(init_lr, global_step, num_train_steps, end_learning_rate=0.0)
+    learning_rate = tf.train.polynomial_decay(init_lr, global_step, num_train_steps, end_learning_rate=0.0)  # expect: TFM514
     optimizer = AdamWeightDecayOptimizer(learning_rate=learning_rate, weight_decay_rate=0.01)
     if use_tpu:
         optimizer = tf.contrib.tpu.CrossShardOptimizer(optimizer)  # expect: TFM501, TFM512
-    tvars = tf.trainable_variables()
+    tvars = tf.trainable_variables()  # expect: TFM514
     grads = tf.gradients(loss, tvars)
     (grads, _) = tf.clip_by_global_norm(grads, clip_norm=1.0)
     train_op = optimizer.apply_gradients(zip(grads, tvars), global_step=global_step)

@@ -4,7 +4,7 @@ from tensorflow.compat.v1 import logging  # expect: TFM503
 
 from textcls.input_pipeline import placeholder_pipeline
 
-tf.disable_v2_behavior()
+tf.disable_v2_behavior()  # expect: TFM514
 
 
 def build(images, labels):
@@ -13,7 +13,7 @@ def build(images, labels):
     logits = tf.layers.Dense(10)(tf.layers.flatten(features))  # expect: TFM507, TFM507
     loss = tf.losses.softmax_cross_entropy(tf.one_hot(targets, 10), logits)  # expect: TFM508
     train_op = tf.train.MomentumOptimizer(0.01, 0.9).minimize(loss, global_step=tf.train.get_or_create_global_step())  # expect: TFM504, TFM511
-    tf.summary.scalar("loss", loss)
+    tf.summary.scalar("loss", loss)  # expect: TFM510
     return iterator, feeds, loss, train_op
 
 

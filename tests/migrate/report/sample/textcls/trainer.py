@@ -8,7 +8,7 @@ from textcls.hooks import StopAfterHook
 def initializer(hparams):
     """Maps the `hparams.initializer` string to an initializer (not an iterator)."""
     if not hparams.initializer or hparams.initializer == "orthogonal":
-        return tf.orthogonal_initializer(gain=hparams.initializer_gain)
+        return tf.orthogonal_initializer(gain=hparams.initializer_gain)  # expect: TFM514
     if hparams.initializer == "uniform":
         max_val = 0.1 * hparams.initializer_gain
         return tf.random_uniform_initializer(-max_val, max_val)

@@ -22,7 +22,7 @@ class _CkptLoaderHook(tf_estimator.SessionRunHook):  # expect: TFM201
   """Load checkpoint right after the session started."""
 
   def after_create_session(self, session, coord):
-    saver_collection = tf.get_collection(tf.GraphKeys.SAVERS)
+    saver_collection = tf.get_collection(tf.GraphKeys.SAVERS)  # expect: TFM514, TFM514
     if saver_collection:
       saver = saver_collection[0]
       check_point = tf.train.latest_checkpoint(FLAGS.checkpoint_dir)

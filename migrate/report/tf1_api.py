@@ -1,0 +1,117 @@
+"""What the scanner knows of the TF1-only API, without importing TensorFlow.
+
+`data/tf1_only.txt` lists every public name of `tf.compat.v1` (TF 2.15, the
+TF 1.15 API) that TF2's `tf` does not have, derived from the real API by
+`tests/migrate/report/tf1_only_api.py` and checked against it by
+`tests/migrate/report/test_tf1_only_api.py`. Each is a `rename` (TF2 has the same
+function under another name), `moved` (tf_upgrade_v2 renames it to a TF2 name
+that is not the same function), a `module` TF2 does not have, or `removed`.
+
+Entries are looked up by the name *as written* (`written_name`), compat layers
+dropped but not canonicalised: `tf.io.gfile.GFile` and `tf.gfile.GFile` are one
+object, but only the second is TF1-only. Private modules (`tensorflow.python.…`)
+are no API and are not looked up.
+"""
+from __future__ import annotations
+
+import ast
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from migrate.report.names import display, is_tensorflow
+
+if TYPE_CHECKING:
+    from migrate.report.context import FileContext, Reference
+
+DATA = Path(__file__).with_name("data") / "tf1_only.txt"
+KINDS = ("rename", "moved", "module", "removed")
+
+
+class Tf1Name(NamedTuple):
+    """One TF1-only name: `kind` (see `KINDS`), the `name` (compat.v1 dropped), the TF2 name for
+    rename/moved, and the scanner's `canonical` spelling of the name (`migrate.report.names`)."""
+
+    kind: str
+    name: str
+    target: str | None
+    canonical: str
+
+
+@lru_cache(maxsize=1)
+def tf1_only() -> dict[str, Tf1Name]:
+    """name → entry, for every line of the data file."""
+    entries = {}
+    for line in DATA.read_text(encoding="utf-8").splitlines():
+        if not line or line.startswith("#"):
+            continue
+        line, _, spelled = line.partition(" = ")
+        kind, name, *target = line.split(" ")
+        entries[name] = Tf1Name(kind, name, target[0] if target else None, spelled or name)
+    return entries
+
+
+def registry_keys(kinds: tuple[str, ...]) -> set[str]:
+    """The registry keys that bring a reference to a name of these kinds to its check: the name, its
+    canonical spelling (`tf.manip.reshape` is canonically `tf.reshape`), and for a module or a class
+    (capitalised) both with `.*` too (members, attributes: `tf.GraphKeys.LOSSES`)."""
+    keys: set[str] = set()
+    for entry in tf1_only().values():
+        if entry.kind in kinds:
+            keys.add(entry.name)
+            keys.add(entry.canonical)
+            if entry.kind == "module" or entry.name.rpartition(".")[2][:1].isupper():
+                keys.add(f"{entry.name}.*")
+                keys.add(f"{entry.canonical}.*")
+    return keys
+
+
+@lru_cache(maxsize=8192)
+def lookup(written: str) -> Tf1Name | None:
+    """The entry for a written name: the name itself, else the nearest enclosing entry
+    (`tensorflow.gfile.FastGFile` → module `tensorflow.gfile`, `tensorflow.GraphKeys.LOSSES` → `tensorflow.GraphKeys`)."""
+    entries = tf1_only()
+    name = written
+    while True:
+        entry = entries.get(name)
+        if entry is not None:
+            return entry
+        if "." not in name:
+            return None
+        name = name.rpartition(".")[0]
+
+
+def written_name(reference: Reference, context: FileContext) -> str | None:
+    """The reference's public TensorFlow name as written, compat layers dropped (`tensorflow.compat.v1.log` →
+    `tensorflow.log`); None for a private module's name (`tensorflow.python.ops.math_ops.log`) or one reached
+    through a wrapper function."""
+    node = reference.node
+    qualified = reference.spelling if isinstance(node, (ast.Import, ast.ImportFrom)) else context.qualified(node)
+    if qualified is None or not is_tensorflow(qualified):
+        return None
+    parts = qualified.split(".")
+    if "python" in parts:
+        return None
+    parts[0] = "tensorflow"
+    kept = [parts[0]]
+    index = 1
+    while index < len(parts):
+        if parts[index] == "compat" and index + 1 < len(parts) and parts[index + 1] in ("v1", "v2"):
+            index += 2
+            continue
+        kept.append(parts[index])
+        index += 1
+    return ".".join(kept)
+
+
+def written_entry(reference: Reference, context: FileContext) -> Tf1Name | None:
+    """The TF1-only entry of what the file wrote, if what it wrote is TF1-only."""
+    written = written_name(reference, context)
+    return lookup(written) if written is not None else None
+
+
+def shown(reference: Reference) -> str:
+    """How a message names the reference: as written, an import's module as `tf.…`."""
+    if isinstance(reference.node, (ast.Import, ast.ImportFrom)):
+        return display(reference.spelling.replace("tensorflow_estimator", "tensorflow", 1))
+    return reference.spelling
