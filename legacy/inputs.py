@@ -130,6 +130,19 @@ def eval_input(x: np.ndarray, y: np.ndarray | None = None, *, batch_size: int) -
     return placeholder_input_fn(x, y, batch_size=batch_size, shuffle=False, num_epochs=1)
 
 
+def mnist_train_input(params: dict) -> tuple[InputFn, IteratorInitializerHook]:
+    """MNIST training input as the recipe builds it (placeholders fed by the hook), from `params`.
+
+    ``batch_size``, and optionally ``shuffle`` and ``seed``: the input `migrate port legacy.model:model_fn`
+    is given in the README.
+    """
+    from migrate.core.mnist import load_mnist
+
+    data = load_mnist()
+    return train_input(data.x_train, data.y_train, batch_size=int(params["batch_size"]),
+                       shuffle=bool(params.get("shuffle", False)), seed=params.get("seed"))
+
+
 def graph_def_bytes(input_fn: InputFn) -> int:
     """Serialized size of the GraphDef an input function builds (in a fresh graph)."""
     with tf.Graph().as_default() as graph:

@@ -1,0 +1,28 @@
+"""The parity check of a written port: the staged `migrate parity` engine on the generated pair.py."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from migrate.port.records import Verdict
+
+Progress = Callable[[str], None]
+DEFAULT_CHECK_STEPS = 20
+
+
+def check_port(pair_file: Path, steps: int, progress: Progress, params: dict | None = None) -> Verdict:
+    """Run the written pair through the five stages (exact mode) and say whether parity holds.
+
+    A pair the engine cannot use (`PairError`, a mapping refused) is a broken
+    port, not a verdict: it propagates to the caller.
+    """
+    from migrate.parity.config import config_for
+    from migrate.parity.pair import load_pair
+    from migrate.parity.render import terminal_summary
+    from migrate.parity.run import prepare_tensorflow_environment, run_parity
+
+    prepare_tensorflow_environment(progress)
+    pair = load_pair(pair_file)
+    config = config_for(pair, mode="exact", steps=steps, params=params)
+    result, _ = run_parity(config, pair, progress=progress)
+    return Verdict("holds" if result.ok else "broken", terminal_summary(result), steps)

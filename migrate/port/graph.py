@@ -1,0 +1,151 @@
+"""A view of a traced graph for the twins: the ops between the model's inputs and its outputs, and what they read.
+
+`GraphView` answers what twins ask: an op's consumers among the needed ops,
+whether a tensor is a variable read (and of which variable) or a constant,
+where the user wrote an op (``file:line``), which recorded API call made it,
+and how a Python value is spelled in the generated code (``params["key"]``
+when the params hold exactly that value). A twin answers with a `Claim`.
+"""
+from __future__ import annotations
+
+import keyword
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+
+from migrate.port.locations import user_location
+from migrate.port.records import Conversion
+
+READ_TYPES = frozenset({"ReadVariableOp", "Identity", "VarHandleOp", "VariableV2", "Variable"})
+VARIABLE_TYPES = frozenset({"VarHandleOp", "VariableV2", "Variable"})
+MAX_LITERAL_SIZE = 64
+
+
+@dataclass(frozen=True)
+class LayerSpec:
+    """A Keras layer the model creates in `__init__`: ``self.<attribute> = <constructor>``."""
+
+    attribute: str
+    constructor: str
+    weights: dict[str, str] = field(default_factory=dict)
+    name: str = ""
+    """TF1 variable name → the Keras weight's attribute on the layer (``kernel``, ``bias``, …), in creation order."""
+
+
+@dataclass
+class Claim:
+    """Ops a twin takes, the tensors it reads, the tensor it gives, and the Keras code it becomes."""
+
+    ops: list
+    inputs: list
+    output: Any
+    render: Callable[[list[str]], str]
+    conversion: Conversion
+    layer: LayerSpec | None = None
+    name_hint: str = ""
+
+
+def snake(name: str) -> str:
+    text = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name.rsplit("/", 1)[-1].split(":")[0]).lower()
+    text = re.sub(r"\W+", "_", text).strip("_") or "x"
+    if text[0].isdigit() or keyword.iskeyword(text):
+        text = f"x_{text}"
+    return text
+
+
+def python_literal(value: Any) -> str:
+    """Python source for a constant (a float keeps its repr, so it reads back to the same float32 value)."""
+    array = np.asarray(value)
+    if array.dtype.kind == "S" or array.dtype.kind == "O":
+        return repr(array.tolist() if array.ndim else array.item().decode() if isinstance(array.item(), bytes) else array.item())
+    if array.ndim == 0:
+        item = array.item()
+        return repr(float(item)) if array.dtype.kind == "f" else repr(item)
+    return repr(array.tolist())
+
+
+class GraphView:
+    """The needed region of one traced graph: from `known` tensors (inputs) to `targets`."""
+
+    def __init__(self, graph: tf.Graph, targets: Iterable[tf.Tensor], known: Mapping[str, str],
+                 calls: list, params: Mapping[str, Any]) -> None:
+        self.graph, self.calls, self.params = graph, calls, dict(params)
+        self.known = dict(known)
+        self.targets = {tensor.name for tensor in targets}
+        needed: dict[str, Any] = {}
+        frontier = [tensor.op for tensor in targets]
+        while frontier:
+            op = frontier.pop()
+            if op.name in needed:
+                continue
+            needed[op.name] = op
+            if all(output.name in self.known for output in op.outputs) or op.type in VARIABLE_TYPES:
+                continue
+            frontier += [tensor.op for tensor in op.inputs if tensor.name not in self.known]
+        self.needed = needed
+        self.order = sorted(needed.values(), key=lambda op: op._id)  # noqa: SLF001 - creation order is topological
+
+    def consumers(self, tensor: tf.Tensor) -> list:
+        return [op for op in tensor.consumers() if op.name in self.needed]
+
+    def sole_consumer(self, tensor: tf.Tensor):
+        """The one needed op reading `tensor`, when nothing else (and no output) uses it."""
+        consumers = self.consumers(tensor)
+        if len(consumers) == 1 and tensor.name not in self.targets:
+            return consumers[0]
+        return None
+
+    def variable(self, tensor: tf.Tensor) -> str | None:
+        """The variable `tensor` reads (through reads and identities), or None."""
+        op = tensor.op
+        for _ in range(8):
+            if op.type in VARIABLE_TYPES:
+                return op.name
+            if op.type not in READ_TYPES or not op.inputs:
+                return None
+            op = op.inputs[0].op
+        return None
+
+    def variable_shape(self, name: str) -> list[int]:
+        op = self.graph.get_operation_by_name(name)
+        return [int(size) for size in (op.get_attr("shape").dim and [d.size for d in op.get_attr("shape").dim])]
+
+    def constant(self, tensor: tf.Tensor) -> np.ndarray | None:
+        if self.variable(tensor) is not None or tensor.name in self.known:
+            return None
+        try:
+            value = tf.get_static_value(tensor)
+        except (TypeError, ValueError, tf.errors.OpError):
+            return None
+        return None if value is None else np.asarray(value)
+
+    def location(self, op) -> str:
+        return user_location(op.traceback) or op.name
+
+    def call_of(self, op, prefix: str = ""):
+        """The recorded API call (its name starting with `prefix`) that created `op`, or None."""
+        for call in self.calls:
+            if op._id in call.op_ids and call.api.startswith(prefix):  # noqa: SLF001
+                return call
+        return None
+
+    def spell(self, value: Any) -> str:
+        return spell(value, self.params)
+
+
+def spell(value: Any, params: Mapping[str, Any]) -> str:
+    """A number as the generated code writes it: ``params["key"]`` if exactly one param has this value."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        keys = [key for key, given in params.items()
+                if isinstance(given, (int, float)) and not isinstance(given, bool) and key != "seed"
+                and isinstance(given, float) == isinstance(value, float)
+                and (given == value or np.float32(given) == np.float32(value))]
+        if len(keys) == 1:
+            return f"params[{keys[0]!r}]"
+    return python_literal(value)

@@ -1,0 +1,1 @@
+"""Porters, one per kind of target; each module defines ``PORTER`` (see `migrate.port.registry`)."""

@@ -1,0 +1,253 @@
+"""The general porter: trace the `model_fn` in TRAIN, EVAL and PREDICT modes and write each op cluster's twin.
+
+Forward pass: the TRAIN graph's ops from the features to the loss's inputs
+(dropout included: Keras applies it in training only, as TF1's TRAIN mode
+does), plus the PREDICT outputs — found in the TRAIN graph by name, or
+computed from it by the PREDICT graph's own ops (a softmax for
+``probabilities``). Loss: the TRAIN graph's ops from those outputs and the
+labels to `EstimatorSpec.loss`. Optimizer: the recorded `apply_gradients`;
+a string param that selects it (``params["optimizer"]``) is probed with the
+names TF1 code uses, so the port switches like the model_fn does.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import tensorflow as tf
+
+from migrate.port.codegen import MODEL_NAME, ModelCode, PairCode, keras_model_text, module_root, pair_text
+from migrate.port.emit import Names, build_program
+from migrate.port.graph import GraphView, snake, spell
+from migrate.port.inputs import USER_INPUT, plan_input
+from migrate.port.records import Port, PortRefused, Problem
+from migrate.port.registry import Porter, Progress, twins
+from migrate.port.target import SourceRef, Target
+from migrate.port.trace import ModeTrace, trace_mode
+from migrate.port.training import OPTIMIZER_NAMES, OptimizerPlan, plan_optimizer
+
+FRONTIER = "__frontier__"
+"""Marks, in the loss code, a tensor the forward pass computes (replaced by ``outputs[key]``)."""
+
+
+def _structure_exprs(structure: Any, root: str) -> dict[str, str]:
+    """Placeholder tensor name → the Python expression of that input (``features``, ``features["age"]``)."""
+    if isinstance(structure, tf.Tensor):
+        return {structure.name: root}
+    if isinstance(structure, dict):
+        found = {}
+        for key, value in structure.items():
+            found.update(_structure_exprs(value, f"{root}[{key!r}]"))
+        return found
+    if isinstance(structure, (tuple, list)):
+        found = {}
+        for index, value in enumerate(structure):
+            found.update(_structure_exprs(value, f"{root}[{index}]"))
+        return found
+    return {}
+
+
+def _sample(spec: Any) -> str:
+    if isinstance(spec, tf.TensorSpec):
+        shape = [1, *[size if size is not None else 1 for size in spec.shape.as_list()[1:]]]
+        return f"tf.zeros({shape}, tf.{spec.dtype.name})"
+    if isinstance(spec, dict):
+        return "{" + ", ".join(f"{key!r}: {_sample(value)}" for key, value in spec.items()) + "}"
+    return "(" + ", ".join(_sample(value) for value in spec) + ",)"
+
+
+def _dependent_on(graph: tf.Graph, sources: list[tf.Tensor]) -> set[str]:
+    """Names of the ops reachable from `sources` (the labels)."""
+    found, frontier = set(), [consumer for tensor in sources for consumer in tensor.consumers()]
+    while frontier:
+        op = frontier.pop()
+        if op.name in found:
+            continue
+        found.add(op.name)
+        frontier += [consumer for output in op.outputs for consumer in output.consumers()]
+    return found
+
+
+def _predictions(trace: ModeTrace) -> dict[str, tf.Tensor]:
+    predictions = trace.spec.predictions
+    if predictions is None:
+        return {}
+    return dict(predictions) if isinstance(predictions, dict) else {"predictions": predictions}
+
+
+def _counterpart(graph: tf.Graph, tensor: tf.Tensor) -> tf.Tensor | None:
+    try:
+        found = graph.get_tensor_by_name(tensor.name)
+    except (KeyError, ValueError):
+        return None
+    return found if found.op.type == tensor.op.type else None
+
+
+def _cut(train: ModeTrace, infer_tensor: tf.Tensor) -> list[tuple[tf.Tensor, tf.Tensor]]:
+    """(PREDICT tensor, TRAIN tensor) pairs where the PREDICT-only ops of a prediction start."""
+    cuts, frontier, seen = [], [infer_tensor], set()
+    while frontier:
+        tensor = frontier.pop()
+        if tensor.name in seen:
+            continue
+        seen.add(tensor.name)
+        twin = _counterpart(train.graph, tensor)
+        if twin is not None and twin.op.type not in ("Const",):
+            cuts.append((tensor, twin))
+            continue
+        frontier += list(tensor.op.inputs)
+    return cuts
+
+
+def _optimizer_plans(target: Target, train: ModeTrace, spec: tuple, spell_value) -> tuple[dict, str | None, list]:
+    if not train.optimizers:
+        return {}, None, [Problem(target.model_fn.where, "the TRAIN graph applies no tf.compat.v1.train optimizer",
+                                  "train with optimizer.minimize / apply_gradients of a tf.compat.v1.train optimizer")]
+    plan = plan_optimizer(train.optimizers[-1], spell_value)
+    if isinstance(plan, Problem):
+        return {}, None, [plan]
+    selectors = [key for key, value in target.params.items() if isinstance(value, str) and value.lower() in OPTIMIZER_NAMES]
+    for key in selectors:
+        plans: dict[str, OptimizerPlan] = {}
+        for name in OPTIMIZER_NAMES:
+            try:
+                probe = trace_mode(target.model_fn, "train", {**target.params, key: name}, spec)
+            except PortRefused:
+                continue
+            if probe.optimizers:
+                candidate = plan_optimizer(probe.optimizers[-1], spell_value)
+                if isinstance(candidate, OptimizerPlan) and candidate.twin not in {p.twin for p in plans.values()}:
+                    plans[name] = candidate
+        if len(plans) > 1:
+            return plans, key, []
+    return {None: plan}, None, []
+
+
+def port(target: Target, progress: Progress) -> Port:
+    if target.input_fn is None:
+        raise PortRefused([Problem(target.spec, "no training input function", "give --input-fn module:function")])
+    params = dict(target.params)
+    spell_value = lambda value: spell(value, params)  # noqa: E731
+    progress(f"port: reading the input function {target.input_fn.spelled}")
+    plan = plan_input(target.input_fn, params, spell_value)
+    progress("port: tracing model_fn in TRAIN, EVAL and PREDICT modes")
+    problems: list[Problem] = []
+    traces = {}
+    for mode in ("train", "eval", "infer"):
+        try:
+            traces[mode] = trace_mode(target.model_fn, mode, params, plan.element_spec)
+        except PortRefused as refused:
+            problems += refused.problems
+    if problems:
+        raise PortRefused(problems)
+    train, infer = traces["train"], traces["infer"]
+    if train.spec.loss is None or train.spec.train_op is None:
+        raise PortRefused([Problem(target.model_fn.where, "model_fn gives no loss or no train_op in TRAIN mode",
+                                   "return EstimatorSpec(mode, loss=..., train_op=...) in TRAIN mode")])
+    labels = tf.nest.flatten(train.labels)
+    label_exprs = _structure_exprs(train.labels, "labels")
+    feature_exprs = _structure_exprs(train.features, "features")
+    dependent = _dependent_on(train.graph, labels)
+    loss_known = {}
+    for op in train.graph.get_operations():
+        if op.name not in dependent and op.type not in ("Const", "VarHandleOp", "VariableV2", "ReadVariableOp"):
+            loss_known.update({tensor.name: f"{FRONTIER}{tensor.name}{FRONTIER}" for tensor in op.outputs})
+    loss_known.update(label_exprs)
+    loss = build_program(GraphView(train.graph, [train.spec.loss], loss_known, train.calls, params), twins(), Names())
+    referenced = re.findall(f"{FRONTIER}(.+?){FRONTIER}", "\n".join([*loss.statements, loss.expressions.get(train.spec.loss.name, "")]))
+    frontier = [train.graph.get_tensor_by_name(name) for name in dict.fromkeys(referenced)]
+    predictions = _predictions(infer)
+    mapped, tails, cuts = {}, {}, []
+    for key, tensor in predictions.items():
+        twin = _counterpart(train.graph, tensor)
+        if twin is not None:
+            mapped[key] = twin
+        else:
+            tails[key] = tensor
+            cuts += _cut(train, tensor)
+    names = Names()
+    outputs: dict[str, str] = {}
+    forward_targets = [*frontier, *mapped.values(), *(twin for _, twin in cuts)]
+    forward = build_program(GraphView(train.graph, forward_targets, feature_exprs, train.calls, params), twins(), names)
+    tail = build_program(GraphView(infer.graph, list(tails.values()),
+                                   {infer_tensor.name: forward.expressions.get(twin.name, "") for infer_tensor, twin in cuts},
+                                   infer.calls, params), twins(), names)
+    for key, tensor in mapped.items():
+        outputs[key] = forward.expressions.get(tensor.name, "None")
+    for key, tensor in tails.items():
+        outputs[key] = tail.expressions.get(tensor.name, "None")
+    for tensor in frontier:
+        key = next((k for k, t in mapped.items() if t.name == tensor.name), None) or snake(tensor.op.name)
+        outputs.setdefault(key, forward.expressions.get(tensor.name, "None"))
+        sentinel = f"{FRONTIER}{tensor.name}{FRONTIER}"
+        loss.statements = [line.replace(sentinel, f"outputs[{key!r}]") for line in loss.statements]
+        loss.expressions = {name: text.replace(sentinel, f"outputs[{key!r}]") for name, text in loss.expressions.items()}
+    optimizers, selector, optimizer_problems = _optimizer_plans(target, train, plan.element_spec, spell_value)
+    problems = forward.problems + tail.problems + loss.problems + optimizer_problems
+    if problems:
+        raise PortRefused(_unique(problems))
+    layers = forward.layers + tail.layers
+    variable_map = {tf1: f"{MODEL_NAME}/{layer.name}/{weight}" for layer in layers for tf1, weight in layer.weights.items()}
+    unmapped = sorted({v.op.name for v in _trainable(train)} - set(variable_map))
+    if unmapped:
+        raise PortRefused([Problem(target.model_fn.where, f"trainable variables outside the recognised layers: {', '.join(unmapped)}",
+                                   "use them through layers migrate port knows (see PORT.md), or port this part by hand")])
+    model = ModelCode(
+        origin=target.spec, layers=layers, call_lines=forward.statements + tail.statements, outputs=outputs,
+        loss_lines=loss.statements[:-1], loss_expression=loss.statements[-1].split(" = ", 1)[1] if loss.statements
+        else loss.expressions[train.spec.loss.name],
+        optimizers={key: plan_.constructor for key, plan_ in optimizers.items()}, optimizer_param=selector,
+        twin_classes=[plan_.twin for plan_ in optimizers.values()], sample_features=_sample(plan.element_spec[0]),
+    )
+    pair = PairCode(origin=target.spec, sources=_sources(target), bindings=_bindings(target), params=_json_params(params),
+                    variable_map=variable_map, input_code=plan.code, uses_input_arrays=plan.kind == "rewritten",
+                    values={"PREDICTION_KEY": target.values["PREDICTION_KEY"]} if "PREDICTION_KEY" in target.values else {})
+    conversions = [plan.conversion, *forward.conversions, *tail.conversions, *loss.conversions,
+                   *(plan_.conversion for plan_ in optimizers.values())]
+    notes = [note for note in (plan.note,) if note]
+    if any("Dropout" in layer.constructor for layer in layers):
+        notes.append("dropout draws other random numbers in Keras: with a rate above 0 the port holds parity in the "
+                     "statistical mode (`migrate parity --mode statistical`); the exact check needs the rate at 0")
+    if selector:
+        notes.append(f"params[{selector!r}] selects the optimizer, as in the model_fn: {', '.join(optimizers)}")
+    notes.append("EVAL metrics are not carried over yet: `test_step` reports the loss only")
+    return Port("traced model_fn", {"keras_model.py": keras_model_text(model), "pair.py": pair_text(pair)},
+                conversions, notes, {})
+
+
+def _trainable(trace: ModeTrace) -> list:
+    with trace.graph.as_default():
+        return tf.compat.v1.trainable_variables()
+
+
+def _unique(problems: list[Problem]) -> list[Problem]:
+    return list(dict.fromkeys(problems))
+
+
+def _json_params(params: dict) -> dict:
+    return {key: value for key, value in params.items() if isinstance(value, (str, int, float, bool, type(None)))}
+
+
+def _source_spec(ref: SourceRef) -> tuple[str, str | None]:
+    if ref.module:
+        import sys
+
+        module = sys.modules[ref.module]
+        return ref.module, module_root(ref.module, module.__file__)
+    return str(ref.path), None
+
+
+def _sources(target: Target) -> dict[str, tuple[str, str | None]]:
+    sources = {"_model_source": _source_spec(target.model_fn)}
+    if target.input_fn is not None and _source_spec(target.input_fn) != sources["_model_source"]:
+        sources["_input_source"] = _source_spec(target.input_fn)
+    return sources
+
+
+def _bindings(target: Target) -> dict[str, str]:
+    input_owner = "_input_source" if target.input_fn is not None and _source_spec(target.input_fn) != \
+        _source_spec(target.model_fn) else "_model_source"
+    return {"model_fn": f"_model_source.{target.model_fn.name}", USER_INPUT: f"{input_owner}.{target.input_fn.name}"}
+
+
+PORTER = Porter("traced model_fn", claims=lambda target: True, port=port, priority=1000)

@@ -1,0 +1,109 @@
+"""`migrate port` on input it cannot port: exit 2, every problem with file:line, only PORT.md written."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from migrate.cli import main
+
+pytestmark = pytest.mark.estimator
+
+INPUT_FN = """
+import numpy as np
+import tensorflow as tf
+
+
+def train_input_fn(params):
+    x = np.arange(32, dtype=np.float32).reshape(8, 4)
+    y = np.arange(8, dtype=np.int64) % 2
+    return tf.data.Dataset.from_tensor_slices((x, y)).repeat().batch(4)
+"""
+MODEL_FN = """
+
+def model_fn(features, labels, mode, params):
+{body}
+    logits = tf.compat.v1.layers.dense(features, 2, name="out")
+    if mode == tf.estimator.ModeKeys.PREDICT:
+        return tf.estimator.EstimatorSpec(mode, predictions={{"logits": logits}})
+    loss = tf.compat.v1.losses.sparse_softmax_cross_entropy(labels, logits)
+    if mode == tf.estimator.ModeKeys.EVAL:
+        return tf.estimator.EstimatorSpec(mode, loss=loss)
+    train_op = tf.compat.v1.train.GradientDescentOptimizer(0.1).minimize(
+        loss, global_step=tf.compat.v1.train.get_or_create_global_step())
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+"""
+
+
+def write_target(directory: Path, body: str = "", header: str = "") -> Path:
+    path = directory / "target.py"
+    path.write_text(header + INPUT_FN + MODEL_FN.format(body=textwrap.indent(textwrap.dedent(body), "    ")))
+    return path
+
+
+def port(target: Path, out: Path, *extra: str) -> int:
+    return main(["port", str(target), "--out", str(out), "--no-check", *extra])
+
+
+def line_of(path: Path, text: str) -> int:
+    return next(number for number, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def test_a_target_that_does_not_import_writes_only_port_md(tmp_path, capsys):
+    target = write_target(tmp_path, header="import not_a_module_anywhere\n")
+    assert port(target, tmp_path / "out") == 2
+    error = capsys.readouterr().err
+    assert f"{target}:1" in error and "does not import" in error
+    assert [path.name for path in (tmp_path / "out").iterdir()] == ["PORT.md"]
+    assert "refused" in (tmp_path / "out" / "PORT.md").read_text()
+
+
+def test_an_existing_out_is_not_touched_without_force(tmp_path, capsys):
+    target = write_target(tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "mine.txt").write_text("keep me")
+    assert port(target, out) == 2
+    assert "--force" in capsys.readouterr().err
+    assert [path.name for path in out.iterdir()] == ["mine.txt"]
+
+
+def test_a_model_fn_raising_in_one_mode_names_the_mode_and_line(tmp_path, capsys):
+    body = """
+    if mode == tf.estimator.ModeKeys.EVAL:
+        raise ValueError("no eval here")
+    """
+    target = write_target(tmp_path, body)
+    assert port(target, tmp_path / "out") == 2
+    error = capsys.readouterr().err
+    assert "EVAL mode: ValueError: no eval here" in error
+    assert f"target.py:{line_of(target, 'no eval here')}" in error
+
+
+def test_py_func_and_while_loops_are_refused_with_their_lines(tmp_path, capsys):
+    body = """
+    features = tf.compat.v1.py_func(lambda x: x, [features], tf.float32, stateful=False)
+    features.set_shape([None, 4])
+    features = tf.while_loop(lambda i, x: i < 2, lambda i, x: (i + 1, x * 2.0), [0, features])[1]
+    """
+    target = write_target(tmp_path, body)
+    assert port(target, tmp_path / "out") == 2
+    error = capsys.readouterr().err
+    assert f"target.py:{line_of(target, 'py_func(')}: tf.py_func" in error
+    assert f"target.py:{line_of(target, 'tf.while_loop')}: a tf.while_loop" in error
+    assert [path.name for path in (tmp_path / "out").iterdir()] == ["PORT.md"]
+
+
+def test_an_input_function_without_a_dataset_is_refused(tmp_path, capsys):
+    target = write_target(tmp_path)
+    (tmp_path / "inputs.py").write_text("def listed(params):\n    return [[1.0, 2.0], [0]]\n")
+    assert port(target, tmp_path / "out", "--input-fn", f"{tmp_path / 'inputs.py'}:listed") == 2
+    error = capsys.readouterr().err
+    assert "the input function listed" in error and "inputs.py:1" in error
+
+
+def test_a_small_model_fn_ports_and_holds(tmp_path, capsys):
+    target = write_target(tmp_path)
+    assert main(["port", str(target), "--out", str(tmp_path / "out"), "--steps", "2"]) == 0
+    assert "parity holds over 2 steps" in capsys.readouterr().out
