@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from migrate.core.cli import Command, UsageError
+from migrate.core.namespace import check_toolkit_packages
 from migrate.core.scenarios import SCENARIOS
 from migrate.parity.config import MODES, SIDES, ConfigError, ParityConfig, config_for
 from migrate.parity.distributed import command as distributed
@@ -168,6 +169,8 @@ def run(args: argparse.Namespace) -> int:
     from migrate.parity.run import prepare_tensorflow_environment, run_parity, show_mapping
     from migrate.parity.trace import TraceError
 
+    if args.workers is not None or str(args.pair) in BUILTIN_PAIRS:
+        check_toolkit_packages()  # the built-in pair and the role programs import the toolkit's legacy/modern
     check_output_dir(args.out, "--out")  # before training: a finished run must have somewhere to go
     if args.record is not None:
         check_output_file(args.record, "--record")

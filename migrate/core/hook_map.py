@@ -42,7 +42,11 @@ class HookEquivalent(NamedTuple):
 
 
 def callbacks_directory() -> Path:
-    """`modern/callbacks/`, found without importing `modern` (which needs TensorFlow)."""
+    """The toolkit's `modern/callbacks/`, found without importing `modern` (which needs TensorFlow), and never
+    a user's same-named `modern` package (`migrate.core.namespace`)."""
+    own = Path(__file__).resolve().parents[2] / "modern" / "callbacks"
+    if own.is_dir():
+        return own
     spec = importlib.util.find_spec("modern")
     if spec is not None and spec.submodule_search_locations:
         return Path(list(spec.submodule_search_locations)[0]) / "callbacks"

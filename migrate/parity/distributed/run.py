@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from migrate.core.namespace import ROLE_PATH_ENV
 from migrate.parity.distributed import compare, compare_async, compare_evaluator
 from migrate.parity.distributed.cluster import (
     Cluster,
@@ -43,7 +44,6 @@ from migrate.parity.distributed.cluster import (
 from migrate.parity.distributed.sides import EVALUATOR, REPLICATIONS, SIDES, Paths, Side
 
 Progress = Callable[[str], None]
-REPO_ROOT = Path(__file__).resolve().parents[3]
 ROLE_ENV = {"TF_ENABLE_ONEDNN_OPTS": "0", "TF_CPP_MIN_LOG_LEVEL": "2"}
 MAX_ACCURACY_GAP_INEXACT = 0.005
 INEXACT_RELATIVE_TOLERANCE = 1e-6
@@ -275,7 +275,7 @@ def run_side(side: str, config: DistributedConfig, data_path: Path, root: Path, 
     paths = Paths(root / side)
     paths.model_dir.mkdir(parents=True, exist_ok=True)
     python = config.pythons.get(side, sys.executable)
-    env = {**ROLE_ENV, "PYTHONPATH": str(REPO_ROOT)}
+    env = {**ROLE_ENV, **ROLE_PATH_ENV}  # the toolkit's legacy/modern, never a same-named package in the cwd
     attempts, attempt_losses, writer_pids = [], [], {}
     counts = {task_type: count for task_type, count in spec_of.role_counts(config.workers).items() if count}
     trainers = spec_of.trainer_tasks(counts)
