@@ -22,8 +22,11 @@ import tensorflow as tf
 
 from migrate.core.mnist_model import (  # noqa: F401  (re-exported: legacy.model is where users look)
     DEFAULT_PARAMS,
+    EXAMPLE_FEATURE,
+    IMAGE_SHAPE,
     LAYER_NAMES,
     LOSS_TENSOR_NAME,
+    NUM_CLASSES,
     OPTIMIZERS,
     VARIABLE_SHAPES,
 )
@@ -129,7 +132,7 @@ def model_fn(
     classes = tf.argmax(logits, axis=1)
     if mode == tf.estimator.ModeKeys.PREDICT:
         predictions = {"classes": classes, "probabilities": tf.nn.softmax(logits), "logits": logits}
-        return tf.estimator.EstimatorSpec(mode, predictions=predictions)
+        return tf.estimator.EstimatorSpec(mode, predictions=predictions, export_outputs=export_outputs(predictions))
 
     labels = tf.cast(labels, tf.int32)
     loss = tf.compat.v1.losses.sparse_softmax_cross_entropy(labels=labels, logits=logits)
@@ -151,6 +154,36 @@ def model_fn(
         hooks.append(optimizer.make_session_run_hook(config is None or config.is_chief, num_tokens=0))
     train_op = optimizer.minimize(loss, global_step=tf.compat.v1.train.get_or_create_global_step())
     return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op, training_hooks=hooks)
+
+
+def export_outputs(predictions: Mapping[str, tf.Tensor]) -> dict[str, tf.estimator.export.ExportOutput]:
+    """The SavedModel's signatures: ``serving_default`` predicts, ``classify`` answers TF Serving's Classify API.
+
+    ``classify`` gives every example the ten class names ("0" … "9") and their
+    probabilities, as the canned classifiers' heads do.
+    """
+    probabilities = predictions["probabilities"]
+    names = tf.strings.as_string(tf.range(NUM_CLASSES))
+    classes = tf.tile(tf.expand_dims(names, 0), [tf.shape(probabilities)[0], 1])
+    return {
+        tf.saved_model.DEFAULT_SERVING_SIGNATURE_DEF_KEY: tf.estimator.export.PredictOutput(dict(predictions)),
+        "classify": tf.estimator.export.ClassificationOutput(scores=probabilities, classes=classes),
+    }
+
+
+def serving_input_receiver_fn() -> tf.estimator.export.TensorServingInputReceiver:
+    """What `Estimator.export_saved_model` serves: serialized `tf.Example`s, or the uint8 images themselves.
+
+    The examples (receiver key ``examples``; ``inputs`` in the classify
+    signature) hold `EXAMPLE_FEATURE`, the 784 pixels as int64; the
+    alternative receiver ``raw`` takes the parsed images [N, 28, 28] uint8
+    (signature ``raw:serving_default``).
+    """
+    serialized = tf.compat.v1.placeholder(tf.string, [None], name="input_example_tensor")
+    parsed = tf.io.parse_example(serialized, {EXAMPLE_FEATURE: tf.io.FixedLenFeature(IMAGE_SHAPE, tf.int64)})
+    images = tf.cast(parsed[EXAMPLE_FEATURE], tf.uint8, name="images")
+    return tf.estimator.export.TensorServingInputReceiver(
+        images, {"examples": serialized}, receiver_tensors_alternatives={"raw": {"images": images}})
 
 
 def initial_weights(params: Mapping[str, Any] | None = None, seed: int = 0) -> dict[str, Any]:

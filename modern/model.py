@@ -33,7 +33,14 @@ from typing import Any
 import tensorflow as tf
 from tensorflow import keras
 
-from migrate.core.mnist_model import DEFAULT_PARAMS, IMAGE_SHAPE, LAYER_NAMES, OPTIMIZERS  # noqa: F401  (re-exported)
+from migrate.core.mnist_model import (  # noqa: F401  (re-exported)
+    DEFAULT_PARAMS,
+    EXAMPLE_FEATURE,
+    IMAGE_SHAPE,
+    LAYER_NAMES,
+    NUM_CLASSES,
+    OPTIMIZERS,
+)
 from modern.optimizers.flavours import DEFAULT_FLAVOUR
 from modern.optimizers.flavours import make_optimizer as make_flavoured_optimizer
 
@@ -176,3 +183,31 @@ def build_model(params: dict | None = None, seed: int = 0, optimizer_flavour: st
     model.compile(optimizer=optimizer)
     optimizer.build(model.trainable_variables)
     return model
+
+
+def serving_signatures(model: keras.Model) -> dict[str, Any]:
+    """The legacy export's signatures (`legacy.model.serving_input_receiver_fn` + `export_outputs`), for `modern.serving.save`.
+
+    ``serving_default`` (predict) and ``classify`` take serialized `tf.Example`s
+    holding `EXAMPLE_FEATURE`; ``raw:serving_default`` takes uint8 images.
+    """
+    from modern.serving import classification_outputs, examples_signature, tensors_signature
+
+    feature_spec = {EXAMPLE_FEATURE: tf.io.FixedLenFeature(IMAGE_SHAPE, tf.int64)}
+
+    def predictions(images: tf.Tensor) -> dict[str, tf.Tensor]:
+        logits = model(images, training=False)
+        return {"classes": tf.argmax(logits, axis=1), "probabilities": tf.nn.softmax(logits), "logits": logits}
+
+    def parsed_images(features: Mapping[str, tf.Tensor]) -> tf.Tensor:
+        return tf.cast(features[EXAMPLE_FEATURE], tf.uint8)
+
+    return {
+        "serving_default": examples_signature(lambda features: predictions(parsed_images(features)), feature_spec),
+        "classify": examples_signature(
+            lambda features: classification_outputs(predictions(parsed_images(features))["probabilities"], NUM_CLASSES),
+            feature_spec, "classify", "inputs"),
+        "raw:serving_default": tensors_signature(
+            lambda features: predictions(features["images"]),
+            {"images": tf.TensorSpec([None, *IMAGE_SHAPE], tf.uint8)}),
+    }

@@ -290,6 +290,32 @@ def eval_dataset(params):
     return _dataset("eval", int(params["batch_size"]), repeat=False)
 
 
+def serving_input_receiver_fn(params):
+    """The canned estimator's usual export: serialized tf.Examples parsed with its feature columns' own spec."""
+    spec = tf.compat.v1.feature_column.make_parse_example_spec(feature_columns(params))
+    return tf.estimator.export.build_parsing_serving_input_receiver_fn(spec)()
+
+
+def example_spec() -> dict[str, Any]:
+    """What `make_parse_example_spec` gives for the feature columns: numeric [1] float32, vocabularies VarLen string."""
+    spec: dict[str, Any] = {key: tf.io.FixedLenFeature([1], tf.float32) for key in NUMERIC}
+    spec.update({key: tf.io.VarLenFeature(tf.string) for key in ("island", "sex")})
+    return spec
+
+
+def model_inputs(features: Mapping[str, Any]) -> dict[str, tf.Tensor]:
+    """Parsed features → the model's [N, 1] inputs: a VarLen string feature holds one value per penguin."""
+    return {key: tf.reshape(tf.sparse.to_dense(value), [-1, 1]) if isinstance(value, tf.SparseTensor) else value
+            for key, value in features.items()}
+
+
+def serving_signatures(model, params):
+    """The canned classification head's signatures (classify, predict) on the Keras model (`modern.serving`)."""
+    from modern.serving import classification_head_signatures
+
+    return classification_head_signatures(model, example_spec(), len(SPECIES), model_inputs=model_inputs)
+
+
 _KERAS_WEIGHTS = {
     "dnn/input_from_feature_columns/input_layer/island_embedding/embedding_weights": "island_embedding/embeddings",
     **{f"dnn/hiddenlayer_{index}/{kind}": f"hiddenlayer_{index}/{kind}"

@@ -25,6 +25,8 @@ stages, stopping at the first that fails:
   3 one step     the loss, then every variable after the update, named
   4 N steps      per-step losses (tolerance by optimizer), event sequences
   5 evaluation   the metrics both sides report on the eval input
+  6 serving      both SavedModels: signatures, method names, input/output keys,
+                 dtypes, shapes, and the answers to the same 256 requests
 
 The pair file (--pair FILE; default: the built-in MNIST pair, {', '.join(BUILTIN_PAIRS)})
 defines, with `params` the dict every function gets:
@@ -43,6 +45,10 @@ defines, with `params` the dict every function gets:
   STEPS, MODE_PARAMS, LEARNING_RATES, ACCURACY_BAR   run defaults per mode
   legacy_scenarios(params, workdir), modern_scenarios(params, fresh_model)
                                             extra event runs by name
+  serving_input_receiver_fn(params), serving_signatures(model, params)
+                                            the Estimator's receiver and the Keras
+                                            signatures {{key: (tf.function, method)}}
+                                            (stage 6; SavedModels in --out/serving)
 
 Modes: exact (per-step losses: SGD bit-identical, Adam within a growing
 tolerance) and statistical (accuracy decides; the MNIST pair turns dropout
@@ -96,6 +102,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--forward-tolerance", type=float, default=0.0, metavar="ABS",
                         help="allowed max |Δ| of the forward-pass outputs (default 0.0)")
     parser.add_argument("--out", type=Path, default=Path("parity-out"), help="directory for the JSON, Markdown and PNG outputs")
+    parser.add_argument("--no-serving", action="store_true",
+                        help="skip stage 6 (export both sides, compare signatures and answers) for a pair that defines it")
     parser.add_argument("--record", type=Path, help="write this run's trace (JSON) here")
     parser.add_argument("--against", type=Path, help="take the legacy side from a recorded trace")
     parser.add_argument("--data-dir", help="MNIST pair: the MNIST directory (else $MNIST_DATA_DIR or the cache)")
@@ -187,7 +195,8 @@ def run(args: argparse.Namespace) -> int:
         if args.show_mapping:
             print(mapping_table(show_mapping(config, pair, progress=progress)))
             return 0
-        result, _ = run_parity(config, pair, side=args.side, against=args.against, record=args.record, progress=progress)
+        result, _ = run_parity(config, pair, side=args.side, against=args.against, record=args.record, progress=progress,
+                               serving_dir=args.out / "serving", serving=not args.no_serving)
     except (PairError, TraceError) as error:
         raise UsageError(str(error)) from error
     if result is None:

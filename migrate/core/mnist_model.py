@@ -28,6 +28,8 @@ DEFAULT_LEARNING_RATES = {"sgd": 0.05, "adam": 1e-3}
 
 IMAGE_SHAPE = (28, 28)
 NUM_CLASSES = 10
+EXAMPLE_FEATURE = "image"
+"""The `tf.Example` feature serving clients send: the image's 784 pixels as an int64 list ([28, 28] when parsed)."""
 LAYER_NAMES = ("conv1", "conv2", "fc1", "fc2", "logits")
 LEGACY_SUFFIXES = {"kernel": "weights", "bias": "biases"}
 """Keras weight attribute → legacy variable suffix: ``fc1.kernel`` is ``fc1/weights``."""

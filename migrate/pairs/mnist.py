@@ -111,6 +111,20 @@ def eval_dataset(params):
     return modern_eval_dataset(data.x_test, data.y_test, params["batch_size"])
 
 
+def serving_input_receiver_fn(params):
+    """Serialized tf.Examples, or raw uint8 images (`legacy.model.serving_input_receiver_fn`)."""
+    from legacy.model import serving_input_receiver_fn as receiver
+
+    return receiver()
+
+
+def serving_signatures(model, params):
+    """The same signatures on the Keras model (`modern.model.serving_signatures`, built with `modern.serving`)."""
+    from modern.model import serving_signatures as signatures
+
+    return signatures(model)
+
+
 def legacy_scenarios(params, workdir):
     """The six protocol scenarios of `migrate.core.scenarios` on the Estimator."""
     from legacy.parity_scenarios import run_scenarios

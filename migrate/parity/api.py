@@ -55,9 +55,10 @@ def check_parity(
     modern_overrides: Mapping[str, Any] | None = None,
     loss_tolerance: float | None = None,
     forward_tolerance: float = 0.0,
+    serving: bool = True,
     progress: Callable[[str], None] = quiet,
 ) -> ParityResult:
-    """Run both sides of `pair` through the five stages; return the `ParityResult`.
+    """Run both sides of `pair` through the stages (six with serving); return the `ParityResult`.
 
     The keyword arguments are the `migrate parity` flags of the same names.
     Look at `result.ok`, `result.first_failure` (the first failing `Stage`:
@@ -74,5 +75,5 @@ def check_parity(
         max_accuracy_gap_points=max_accuracy_gap_points, modern_overrides=modern_overrides,
         loss_tolerance=loss_tolerance, forward_tolerance=forward_tolerance,
     )
-    result, _ = run_parity(config, resolved, progress=progress)
+    result, _ = run_parity(config, resolved, progress=progress, serving=serving)
     return result

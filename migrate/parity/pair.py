@@ -13,6 +13,7 @@ The pair contract (README "The pair file"; `migrate parity --help`):
     PREDICTION_KEY                             which model_fn prediction is compared with the Keras output
     STEPS, MODE_PARAMS, LEARNING_RATES, ACCURACY_BAR  run defaults (see `defaults_for`)         optional
     legacy_scenarios(params, workdir) / modern_scenarios(params, fresh_model)  extra event runs optional
+    serving_input_receiver_fn(params) / serving_signatures(model, params)  the serving surfaces (stage 6) optional
 
 A pair is loaded from a file path (`load_pair`) or taken from an imported
 module or plain functions (`pair_from`). Every user function is called
@@ -33,6 +34,7 @@ from typing import Any
 REQUIRED = ("model_fn", "train_input_fn", "build_model", "train_dataset")
 OPTIONAL_FUNCTIONS = (
     "eval_input_fn", "eval_dataset", "legacy_hooks", "modern_callbacks", "legacy_scenarios", "modern_scenarios",
+    "serving_input_receiver_fn", "serving_signatures",
 )
 OPTIONAL_VALUES = ("PARAMS", "variable_map", "PREDICTION_KEY", "STEPS", "MODE_PARAMS", "LEARNING_RATES", "ACCURACY_BAR")
 BUILTIN_PAIRS = {"mnist": Path(__file__).resolve().parents[1] / "pairs" / "mnist.py"}
@@ -80,6 +82,10 @@ class Pair:
     def has_eval(self) -> bool:
         return self.has("eval_input_fn") and self.has("eval_dataset")
 
+    @property
+    def has_serving(self) -> bool:
+        return self.has("serving_input_receiver_fn") and self.has("serving_signatures")
+
 
 def _describe_args(args: tuple[Any, ...]) -> str:
     return ", ".join("params" if isinstance(arg, Mapping) else type(arg).__name__ for arg in args)
@@ -102,6 +108,12 @@ def _check(pair: Pair) -> Pair:
         raise PairError(f"{pair.origin} defines {given} but not {lacking}: evaluation needs both sides (or neither).")
     if pair.has("legacy_hooks") != pair.has("modern_callbacks"):
         raise PairError(f"{pair.origin}: define legacy_hooks and modern_callbacks together (the twins are compared).")
+    if pair.has("serving_input_receiver_fn") != pair.has("serving_signatures"):
+        given, lacking = (("serving_input_receiver_fn", "serving_signatures") if pair.has("serving_input_receiver_fn")
+                          else ("serving_signatures", "serving_input_receiver_fn"))
+        side = "Keras" if lacking == "serving_signatures" else "TF1"
+        raise PairError(f"{pair.origin} defines {given} but not {lacking}: the serving stage exports both sides "
+                        f"(define the {side} side's {lacking}, or neither).")
     params = pair.value("PARAMS")
     if params is not None and not isinstance(params, Mapping):
         raise PairError(f"{pair.origin}: PARAMS is a {type(params).__name__}; it must be a dict.")

@@ -27,6 +27,7 @@ from migrate.parity.config import ParityConfig
 from migrate.parity.mapping import MappingError, Match, Weight, infer_mapping, to_keras_layout
 from migrate.parity.pair import Pair, PairError
 from migrate.parity.result import ParityResult
+from migrate.parity.serving.stage import record_legacy_export, serving_stage
 from migrate.parity.stages import (
     ROUNDING_LEVEL,
     Stage,
@@ -109,8 +110,10 @@ def mapping_for(pair: Pair, legacy: list[Weight], modern: list[Weight], legacy_c
 class Run:
     """One parity run's state while it goes through the stages."""
 
-    def __init__(self, config: ParityConfig, pair: Pair, progress: Progress, workdir: Path) -> None:
+    def __init__(self, config: ParityConfig, pair: Pair, progress: Progress, workdir: Path,
+                 serving_dir: Path | None = None, serving: bool = True) -> None:
         self.config, self.pair, self.progress, self.workdir = config, pair, progress, workdir
+        self.serving_dir, self.serving = serving_dir or workdir / "serving", serving
         self.legacy: dict[str, Any] = {}
         self.initial_weights: dict[str, np.ndarray] = {}
         self.legacy_batch: Any = None
@@ -170,8 +173,14 @@ def run_parity(
     against: Path | None = None,
     record: Path | None = None,
     progress: Progress = print,
+    serving_dir: Path | None = None,
+    serving: bool = True,
 ) -> tuple[ParityResult | None, dict]:
-    """Run `side` now, take the legacy side from `against`; return the comparison (None if only recording)."""
+    """Run `side` now, take the legacy side from `against`; return the comparison (None if only recording).
+
+    `serving_dir`: where the serving stage keeps both SavedModels (else the run's scratch directory);
+    `serving=False` skips that stage.
+    """
     recorded = None
     if against is not None:
         recorded = traces.read_trace(against)
@@ -180,11 +189,12 @@ def run_parity(
             raise traces.TraceError(f"trace {against} holds no legacy side; record one with `--side legacy --record`.")
     prepare_tensorflow_environment(progress)
     with tempfile.TemporaryDirectory(prefix="parity-") as scratch:
-        run = Run(config, pair, progress, Path(scratch))
+        run = Run(config, pair, progress, Path(scratch), serving_dir, serving)
         if side == "legacy":
             run.prepare_legacy()
             run.train_legacy(config.steps, evaluate=True, scenarios=True)
             check_steps_run(pair, "legacy", run.legacy, config.steps)
+            record_legacy_export(run)
             if record is not None:
                 write_record(record, config, {"legacy": run.legacy}, run.initial_weights, progress)
             return None, {"legacy": run.legacy}
@@ -193,6 +203,8 @@ def run_parity(
         else:
             run.prepare_legacy()
         result, sides = compare_with_modern(run, train_legacy=recorded is None)
+        if (stage := serving_stage(run, result)) is not None:
+            result.stages.append(stage)
     if record is not None:
         write_record(record, config, sides, run.initial_weights, progress)
     return result, sides
@@ -223,7 +235,7 @@ def compare_with_modern(run: Run, *, train_legacy: bool) -> tuple[ParityResult, 
 
     config, pair, legacy = run.config, run.pair, run.legacy
     run.progress(f"[modern] {pair.name}: build_model and train_dataset")
-    modern = ModernSide(pair, config.modern_params, config.seed)
+    modern = run.modern = ModernSide(pair, config.modern_params, config.seed)
     first_batch = modern.first_batch()
     problem = batch_problem(legacy["first_batch"]["structure"], first_batch, legacy["first_batch"]["fingerprint"],
                             values=config.mode == "exact")

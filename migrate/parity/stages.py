@@ -5,7 +5,8 @@
 2. forward     inference-mode outputs on the first batch, from the same weights;
 3. one step    the loss of step 1, then every variable after the update, named;
 4. N steps     per-step losses under the tolerance schedule, event sequences;
-5. evaluation  the metrics both sides report on the eval input.
+5. evaluation  the metrics both sides report on the eval input;
+6. serving     the SavedModels' signatures and their answers (`migrate.parity.serving`).
 
 Each check returns a `Stage`; the run stops at the first that fails and
 reports the later ones as skipped.
@@ -21,13 +22,14 @@ import numpy as np
 
 from migrate.parity.mapping import Match, show_shape
 
-STAGES = ("variables", "forward", "one-step", "n-steps", "evaluation")
+STAGES = ("variables", "forward", "one-step", "n-steps", "evaluation", "serving")
 TITLES = {
     "variables": "1. variables",
     "forward": "2. forward pass (inference, first batch)",
     "one-step": "3. one training step",
     "n-steps": "4. N training steps",
     "evaluation": "5. evaluation metrics",
+    "serving": "6. serving (SavedModel signatures and answers)",
 }
 PREFERRED_PREDICTION_KEYS = ("logits", "predictions", "probabilities")
 

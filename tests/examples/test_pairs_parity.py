@@ -30,7 +30,7 @@ def _run(name: str, optimizer: str, steps: int):
     if optimizer != "sgd":
         flags = {key: value for key, value in flags.items() if key != "loss_tolerance"}
     return check_parity(EXAMPLES / name / "pair.py", steps=steps, optimizer=optimizer, progress=lambda message: None,
-                        **flags)
+                        serving=optimizer == "sgd", **flags)
 
 
 @pytest.fixture(scope="module", params=PAIRS)
@@ -58,9 +58,23 @@ def test_sgd_parity_is_exact_for_200_steps_or_at_rounding_level_where_documented
 
 def test_sgd_passes_every_stage(sgd):
     name, result = sgd
+    serving = [("serving", "ok")] if name == "canned_dnn" else []
     assert [(stage.name, stage.status) for stage in result.stages] == [
-        ("variables", "ok"), ("forward", "ok"), ("one-step", "ok"), ("n-steps", "ok"), ("evaluation", "ok"),
+        ("variables", "ok"), ("forward", "ok"), ("one-step", "ok"), ("n-steps", "ok"), ("evaluation", "ok"), *serving,
     ], name
+
+
+def test_the_canned_heads_signatures_serve_the_same(sgd):
+    """examples/canned_dnn: serving_default, classification (classify) and predict on 256 serialized tf.Examples."""
+    name, result = sgd
+    if name != "canned_dnn":
+        pytest.skip(f"{name} defines no serving functions")
+    serving = result.stage("serving").details
+    assert {key: item["method"].rpartition("/")[2] for key, item in serving["signatures"].items()} == {
+        "serving_default": "classify", "classification": "classify", "predict": "predict"}
+    assert set(serving["signatures"]["predict"]["outputs"]) == {
+        "logits", "probabilities", "class_ids", "classes", "all_class_ids", "all_classes"}
+    assert serving["requests"] == 256 and serving["max_abs_diff"] == 0.0 and serving["mismatches"] == []
 
 
 def test_adam_drifts_but_stays_within_the_documented_tolerance(adam):

@@ -19,7 +19,7 @@ def summary_of(out: Path) -> dict:
 
 @pytest.fixture(scope="module")
 def exact_sgd_run(tmp_path_factory):
-    """The acceptance run: exact SGD, 300 steps, every scenario; both sides recorded for the TF 2.21 check."""
+    """The acceptance run: exact SGD, 300 steps, every scenario, serving; both sides recorded for the TF 2.21 check."""
     out = tmp_path_factory.mktemp("parity-exact")
     code = main(["parity", "--mode", "exact", "--optimizer", "sgd", "--steps", "300",
                  "--out", str(out), "--record", str(out / "trace.json")])
@@ -32,9 +32,24 @@ def test_exact_sgd_is_bit_identical_on_tf215(exact_sgd_run):
     summary = summary_of(out)
     assert summary["losses"]["max_abs_loss_diff"] == 0.0
     assert summary["losses"]["steps_compared"] == 300
-    assert [stage["status"] for stage in summary["stages"]] == ["ok"] * 5
+    assert [stage["status"] for stage in summary["stages"]] == ["ok"] * 6
     assert summary["metrics"]["legacy"]["accuracy"] == summary["metrics"]["modern"]["accuracy"]
     assert code == 0, summary["failures"]
+
+
+@pytest.mark.estimator
+def test_the_keras_savedmodel_serves_like_the_estimator(exact_sgd_run):
+    """Stage 6: predict and classify on serialized tf.Examples, predict on raw images; 256 answers bit-identical."""
+    _, out = exact_sgd_run
+    serving = summary_of(out)["stages"][5]
+    assert serving["stage"] == "serving" and serving["status"] == "ok", serving["message"]
+    assert {key: item["method"].rpartition("/")[2] for key, item in serving["signatures"].items()} == {
+        "serving_default": "predict", "classify": "classify", "raw:serving_default": "predict"}
+    assert serving["requests"] == 256 and serving["max_abs_diff"] == 0.0 and serving["mismatches"] == []
+    assert serving["parsed_features"] == {"image": "int64 [28, 28] (dense)"}
+    for side in ("legacy", "modern"):
+        assert (out / "serving" / side / "saved_model.pb").is_file()
+        assert "Method name is: tensorflow/serving/classify" in (out / "serving" / f"{side}.saved_model_cli.txt").read_text()
 
 
 @pytest.mark.estimator
@@ -55,6 +70,61 @@ def test_outputs_are_written(exact_sgd_run):
     trace = json.loads((out / "trace.json").read_text())
     assert set(trace["sides"]) == {"legacy", "modern"}
     assert trace["sides"]["legacy"]["versions"]["tensorflow"].startswith("2.15")
+
+
+@pytest.fixture(scope="module")
+def slipped_keras_export(exact_sgd_run, tmp_path_factory):
+    """The trained Keras model exported with three slips, compared with the acceptance run's Estimator export.
+
+    `classify` dropped; `serving_default` renames `probabilities` to `probability` and parses the image as
+    float32 (TF1: int64). `raw:serving_default` is left alone: it must still answer bit-identically.
+    """
+    import tensorflow as tf
+
+    from migrate.parity.config import config_for
+    from migrate.parity.pair import load_pair
+    from migrate.parity.serving.export import export_keras
+    from migrate.parity.serving.stage import compare_exports
+    from modern.model import build_model, serving_signatures
+    from modern.serving import examples_signature
+
+    _, out = exact_sgd_run
+    model = build_model({"optimizer": "sgd", "learning_rate": 0.05})
+    tf.train.Checkpoint(model).read(str(out / "serving" / "modern" / "variables" / "variables")).expect_partial()
+
+    def renamed(features):
+        logits = model(tf.cast(features["image"], tf.uint8), training=False)
+        return {"classes": tf.argmax(logits, axis=1), "probability": tf.nn.softmax(logits), "logits": logits}
+
+    signatures = serving_signatures(model)
+    del signatures["classify"]
+    signatures["serving_default"] = examples_signature(renamed, {"image": tf.io.FixedLenFeature([28, 28], tf.float32)})
+    scratch = tmp_path_factory.mktemp("slipped")
+    exported = export_keras(model, signatures, scratch / "modern")
+    pair = load_pair("mnist")
+    params = config_for(pair, mode="exact").modern_params
+    return compare_exports(pair, params, out / "serving" / "legacy", exported, 0.0, scratch, lambda message: None)
+
+
+@pytest.mark.estimator
+def test_a_dropped_classify_signature_is_named(slipped_keras_export):
+    assert slipped_keras_export.status == "failed"
+    assert "`classify` is missing on the Keras side (classify)" in slipped_keras_export.message
+
+
+@pytest.mark.estimator
+def test_a_renamed_output_key_is_named_with_its_signature(slipped_keras_export):
+    assert ("`serving_default` output `probabilities` is missing on the Keras side (Keras has `probability`)"
+            in slipped_keras_export.message)
+
+
+@pytest.mark.estimator
+def test_a_feature_parsed_as_the_wrong_dtype_is_named(slipped_keras_export):
+    mismatches = slipped_keras_export.details["mismatches"]
+    assert "feature `image`: TF1 parses int64 [28, 28] (dense), Keras float32 [28, 28] (dense)" in mismatches
+    refused = [item for item in mismatches if item.startswith("`serving_default`: the Keras side fails on the requests")]
+    assert refused and "image" in refused[0], mismatches
+    assert not any("raw:serving_default" in item for item in mismatches), "the untouched signature answers the same"
 
 
 def tf221_python() -> Path:
@@ -80,6 +150,10 @@ def test_tf215_trace_vs_tf221_modern_is_bit_identical(exact_sgd_run, tmp_path):
     assert summary["versions"]["modern"]["keras"].startswith("3.")
     assert summary["losses"]["max_abs_loss_diff"] == 0.0
     assert all(item["ok"] for item in summary["events"].values())
+    serving = summary["stages"][5]
+    assert serving["status"] == "ok" and serving["max_abs_diff"] == 0.0, serving["message"]
+    assert serving["saved_models"]["legacy"] == str((recorded / "serving" / "legacy").resolve()), \
+        "the TF 2.15 Estimator export, loaded on TF 2.21"
 
 
 @pytest.mark.estimator
@@ -98,7 +172,7 @@ def test_wrong_adam_epsilon_is_caught_by_the_first_update(tmp_path, capsys):
 @pytest.mark.estimator
 def test_keras_own_adam_drifts_within_the_schedule(tmp_path):
     code = main(["parity", "--optimizer", "adam", "--optimizer-flavour", "native", "--steps", "40",
-                 "--scenarios", "none", "--out", str(tmp_path)])
+                 "--scenarios", "none", "--no-serving", "--out", str(tmp_path)])
     summary = summary_of(tmp_path)
     assert summary["losses"]["first_difference_step"] is not None, "Keras' own Adam is expected to drift, not be identical"
     assert summary["losses"]["ok"], summary["failures"]
@@ -111,7 +185,7 @@ def exact_adam_run(tmp_path_factory):
     """Adam with the default (TF1-exact) Keras optimizer, 20 steps; the trace is kept for the TF 2.21 check."""
     out = tmp_path_factory.mktemp("parity-adam")
     code = main(["parity", "--mode", "exact", "--optimizer", "adam", "--steps", "20", "--scenarios", "none",
-                 "--out", str(out), "--record", str(out / "trace.json")])
+                 "--no-serving", "--out", str(out), "--record", str(out / "trace.json")])
     return code, out
 
 
@@ -135,7 +209,8 @@ def test_tf215_adam_trace_vs_tf221_exact_adam_is_bit_identical(exact_adam_run, t
     out = tmp_path / "tf221"
     result = subprocess.run(
         [str(python), "-m", "migrate", "parity", "--mode", "exact", "--optimizer", "adam", "--steps", "20",
-         "--scenarios", "none", "--side", "modern", "--against", str(recorded / "trace.json"), "--out", str(out)],
+         "--scenarios", "none", "--no-serving", "--side", "modern", "--against", str(recorded / "trace.json"),
+         "--out", str(out)],
         capture_output=True, text=True, cwd=ROOT, env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
@@ -161,7 +236,7 @@ def test_callback_dropping_the_last_after_run_is_caught(tmp_path, monkeypatch, c
         return recorder.events
 
     monkeypatch.setitem(parity_scenarios.SCENARIO_RUNNERS, "train-steps", broken_train_steps)
-    code = main(["parity", "--steps", "3", "--scenarios", "train-steps", "--out", str(tmp_path)])
+    code = main(["parity", "--steps", "3", "--scenarios", "train-steps", "--no-serving", "--out", str(tmp_path)])
     assert code == 1
     assert (
         "train-steps: first divergence at event #12: legacy train:after_run step=5 vs modern (nothing)"
@@ -176,7 +251,7 @@ def test_statistical_mode_short_run(tmp_path):
     The full run (2,000 steps: both ≥ 98%, within 0.5 points) is `migrate parity --mode statistical`.
     """
     code = main(["parity", "--mode", "statistical", "--steps", "400", "--scenarios", "none",
-                 "--accuracy-bar", "0.93", "--max-accuracy-gap", "1.5", "--out", str(tmp_path)])
+                 "--accuracy-bar", "0.93", "--max-accuracy-gap", "1.5", "--no-serving", "--out", str(tmp_path)])
     summary = summary_of(tmp_path)
     params = summary["config"]["params"]
     assert params["dropout_rate"] == 0.5 and params["shuffle"] is True

@@ -1,0 +1,139 @@
+"""The requests both SavedModels answer: N examples of the pair's input, as a client would send them.
+
+A signature input the TF1 receiver parses (a string vector while the receiver
+holds ParseExample ops) gets serialized `tf.Example`s, built from the features
+with the receiver's own feature spec (dtype and kind read from its graph); any
+other input gets the raw feature tensor of the same key (or the single
+feature tensor), in the input's dtype.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from migrate.parity.serving.surface import ParsedFeature, ServingError, SignatureInfo
+
+REQUESTS = 256
+"""How many examples every signature is asked about (one batch)."""
+
+
+@dataclass
+class RequestSource:
+    """N examples' features (a dict of arrays or one array, N rows each) and where they came from."""
+
+    features: Any
+    count: int
+    origin: str
+
+
+def _rows(features: Any, start: int, stop: int) -> Any:
+    if isinstance(features, Mapping):
+        return {key: np.asarray(value)[start:stop] for key, value in features.items()}
+    return np.asarray(features)[start:stop]
+
+
+def _concatenate(parts: list[Any]) -> Any:
+    if isinstance(parts[0], Mapping):
+        return {key: np.concatenate([np.asarray(part[key]) for part in parts]) for key in parts[0]}
+    return np.concatenate([np.asarray(part) for part in parts])
+
+
+def _count(features: Any) -> int:
+    first = next(iter(features.values())) if isinstance(features, Mapping) else features
+    return int(np.shape(first)[0])
+
+
+def take_examples(named_datasets: list[tuple[str, Callable[[], Any]]], count: int = REQUESTS) -> RequestSource:
+    """The first `count` examples of the datasets in turn (eval, then train if eval is shorter); each is made
+    only when needed."""
+    parts, taken, origins = [], 0, []
+    for name, make_dataset in named_datasets:
+        before = taken
+        for batch in make_dataset():
+            features = batch[0] if isinstance(batch, (tuple, list)) else batch
+            features = {k: np.asarray(v) for k, v in features.items()} if isinstance(features, Mapping) \
+                else np.asarray(features)
+            rows = min(_count(features), count - taken)
+            parts.append(_rows(features, 0, rows))
+            taken += rows
+            if taken >= count:
+                break
+        if taken > before:
+            origins.append(f"{taken - before} {name}")
+        if taken >= count:
+            break
+    if not parts:
+        raise ServingError("the pair's datasets give no example to send as a request.")
+    return RequestSource(_concatenate(parts), taken, " + ".join(origins) + " examples")
+
+
+def _feature(features: Any, key: str, parsed: Mapping[str, ParsedFeature]) -> Any:
+    if isinstance(features, Mapping):
+        return features.get(key)
+    return features if len(parsed) == 1 else None
+
+
+def _example_feature(values: np.ndarray, parsed: ParsedFeature) -> Any:
+    import tensorflow as tf
+
+    flat = np.asarray(values).ravel()
+    if parsed.dtype == "string":
+        return tf.train.Feature(bytes_list=tf.train.BytesList(
+            value=[item if isinstance(item, bytes) else str(item).encode() for item in flat]))
+    if parsed.dtype in ("float32", "float64", "float16", "bfloat16"):
+        return tf.train.Feature(float_list=tf.train.FloatList(value=flat.astype(np.float32).tolist()))
+    return tf.train.Feature(int64_list=tf.train.Int64List(value=flat.astype(np.int64).tolist()))
+
+
+def serialized_examples(source: RequestSource, parsed: Mapping[str, ParsedFeature]) -> np.ndarray:
+    """One serialized `tf.Example` per request, holding every parsed feature the source has."""
+    import tensorflow as tf
+
+    columns = {key: _feature(source.features, key, parsed) for key in parsed}
+    missing = [key for key, value in columns.items() if value is None]
+    if len(missing) == len(columns):
+        keys = sorted(source.features) if isinstance(source.features, Mapping) else ["(one tensor)"]
+        raise ServingError(f"the TF1 receiver parses {sorted(parsed)} but the input's features are {keys}: "
+                           "no feature to put into a tf.Example.")
+    present = {key: np.asarray(value) for key, value in columns.items() if value is not None}
+    examples = []
+    for row in range(source.count):
+        feature = {key: _example_feature(values[row], parsed[key]) for key, values in present.items()}
+        examples.append(tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString())
+    return np.array(examples, dtype=object)
+
+
+def _is_examples_input(key: str, info: Any, features: Any, parsed: Mapping[str, ParsedFeature]) -> bool:
+    if not parsed or info.dtype != "string" or info.shape is None or len(info.shape) != 1:
+        return False
+    if isinstance(features, Mapping) and key in features:
+        return np.asarray(features[key]).dtype.kind not in "SUO"
+    return True
+
+
+def signature_inputs(signature: SignatureInfo, source: RequestSource,
+                     parsed: Mapping[str, ParsedFeature]) -> dict[str, np.ndarray]:
+    """The arrays a client sends to `signature` (the TF1 side's, the reference) for the source's examples."""
+    import tensorflow as tf
+
+    inputs: dict[str, np.ndarray] = {}
+    raw = [key for key, info in signature.inputs.items()
+           if not _is_examples_input(key, info, source.features, parsed)]
+    for key, info in signature.inputs.items():
+        if key not in raw:
+            inputs[key] = serialized_examples(source, parsed)
+            continue
+        if isinstance(source.features, Mapping):
+            value = source.features.get(key)
+        else:
+            value = source.features if len(raw) == 1 else None
+        if value is None:
+            known = sorted(source.features) if isinstance(source.features, Mapping) else ["(one tensor)"]
+            raise ServingError(f"`{signature.key}` input `{key}` ({info.describe()}): no feature of that name in the "
+                               f"input's features {known}, and it does not parse tf.Examples; cannot build requests.")
+        value = np.asarray(value)
+        inputs[key] = value if info.dtype == "string" else value.astype(tf.dtypes.as_dtype(info.dtype).as_numpy_dtype)
+    return inputs

@@ -1,0 +1,99 @@
+"""Run stage 6 for a parity run: export both sides, read them as a server does, send the same requests, compare.
+
+Called by `migrate.parity.run` when the pair gives `serving_input_receiver_fn(params)`
+(TF1 side) and `serving_signatures(model, params)` (Keras side), after every
+other stage passed. The SavedModels are kept: under ``--out DIR/serving/``
+(``legacy/``, ``modern/``, and what `saved_model_cli show --all` prints for
+each), or in the run's scratch directory when the caller gives no place.
+
+Cross-version: ``--side legacy --record T.json`` on TF 2.15 exports the
+Estimator and records where; ``--side modern --against T.json`` on TF 2.21
+loads that SavedModel next to its own Keras export, and compares both there
+(where the server runs after the upgrade).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from migrate.parity.pair import Pair, PairError
+from migrate.parity.serving.check import check_serving
+from migrate.parity.serving.export import export_estimator, export_keras
+from migrate.parity.serving.requests import take_examples
+from migrate.parity.serving.surface import ServingError, read_surface
+from migrate.parity.stages import Stage, skipped
+
+Progress = Callable[[str], None]
+
+
+def export_legacy(pair: Pair, params: dict, seed: int, model_dir: Path, target: Path, progress: Progress) -> Path:
+    """The Estimator at its final checkpoint, exported with the pair's receiver."""
+    from migrate.parity.sides.legacy_side import estimator
+
+    progress(f"[legacy] export_saved_model → {target}")
+    return export_estimator(estimator(pair, params, seed, model_dir),
+                            lambda: pair.call("serving_input_receiver_fn", params), target)
+
+
+def export_modern(pair: Pair, params: dict, model: Any, target: Path, progress: Progress) -> Path:
+    """The trained Keras model with the pair's signatures."""
+    progress(f"[modern] SavedModel with serving_signatures → {target}")
+    try:
+        signatures = pair.call("serving_signatures", model, params)
+    except PairError as error:
+        raise ServingError(f"modern side: {error}") from error
+    return export_keras(model, signatures, target)
+
+
+def recorded_saved_model(legacy: dict, origin: str) -> Path:
+    """The legacy SavedModel a trace points at (recorded with `--side legacy --record`)."""
+    recorded = (legacy.get("serving") or {}).get("saved_model")
+    if not recorded:
+        raise ServingError(f"legacy side: the trace holds no SavedModel, but {origin} defines "
+                           "serving_input_receiver_fn: record the legacy side again (--side legacy --record).")
+    return Path(recorded)
+
+
+def compare_exports(pair: Pair, params: dict, legacy_dir: Path, modern_dir: Path, tolerance: float,
+                    listings: Path, progress: Progress) -> Stage:
+    """Read both SavedModels (their `saved_model_cli` listings written into `listings`) and compare them."""
+    legacy = read_surface(legacy_dir, "legacy")
+    modern = read_surface(modern_dir, "modern")
+    for side, (surface, _) in (("legacy", legacy), ("modern", modern)):
+        (listings / f"{side}.saved_model_cli.txt").write_text(surface.saved_model_cli)
+    datasets = [(name, lambda function=function: pair.call(function, params)) for name, function in
+                (("eval", "eval_dataset"), ("train", "train_dataset")) if pair.has(function)]
+    source = take_examples(datasets)
+    progress(f"[serving] {source.count} requests ({source.origin}) to {len(legacy[0].signatures)} signatures")
+    return check_serving(legacy, modern, source, tolerance)
+
+
+def record_legacy_export(run: Any) -> None:
+    """`--side legacy`: export the trained Estimator now; the trace records where (for `--against` later)."""
+    pair, config = run.pair, run.config
+    if pair.has_serving and run.serving:
+        legacy_dir = export_legacy(pair, config.legacy_params, config.seed, run.legacy_prepared["model_dir"],
+                                   run.serving_dir / "legacy", run.progress)
+        run.legacy["serving"] = {"saved_model": str(legacy_dir.resolve())}
+
+
+def serving_stage(run: Any, result: Any) -> Stage | None:
+    """Stage 6 for `run` (a `migrate.parity.run.Run` whose modern side trained), or None without serving."""
+    pair, config = run.pair, run.config
+    if not pair.has_serving:
+        return None
+    if not run.serving:
+        return skipped("serving", "not run (--no-serving)")
+    if not result.ok:
+        return skipped("serving", "an earlier stage failed")
+    directory = run.serving_dir
+    modern_dir = export_modern(pair, config.modern_params, run.modern.model, directory / "modern", run.progress)
+    if getattr(run, "legacy_prepared", None) is not None:
+        legacy_dir = export_legacy(pair, config.legacy_params, config.seed, run.legacy_prepared["model_dir"],
+                                   directory / "legacy", run.progress)
+        run.legacy["serving"] = {"saved_model": str(legacy_dir.resolve())}
+    else:
+        legacy_dir = recorded_saved_model(run.legacy, pair.origin)
+    return compare_exports(pair, config.modern_params, legacy_dir, modern_dir, config.forward_tolerance, directory,
+                           run.progress)
