@@ -34,7 +34,7 @@ def test_help_and_unknown_commands_list_every_command(capsys):
     assert "invalid choice: 'reprot'" in error and all(name in error for name in discover_commands())
 
 
-@pytest.mark.parametrize("argv", [["report"], ["report", "--jobs", "x", "."]])
+@pytest.mark.parametrize("argv", [["report", "--format", "xml"], ["report", "--jobs", "x", "."]])
 def test_a_lone_command_keeps_its_usage_errors(argv, capsys):
     assert main(argv) == 2
     assert "usage: migrate report" in capsys.readouterr().err
