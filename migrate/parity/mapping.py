@@ -162,12 +162,6 @@ def to_tf1_layout(matches: Sequence[Match], keras_values: Mapping[str, Any]) -> 
     return result
 
 
-def not_invertible(matches: Sequence[Match]) -> list[str]:
-    """The rows whose transform cannot be undone (where Keras values must go back to TF1 names, that is an error)."""
-    return sorted({f"{m.tf1_label} ({m.transform.name})" for m in matches
-                   if m.transform is not None and m.transform.inverse is None})
-
-
 def mapping_table(matches: Sequence[Match]) -> str:
     """The table `migrate parity --show-mapping` prints: TF1 name, shape → Keras path, shape, transform, how."""
     header = ("TF1 variable", "shape", "Keras weight", "shape", "transform", "matched by")
@@ -275,17 +269,34 @@ def _rows(variable_map: VariableMap, lookup: _Lookup) -> list[Row]:
                 problems.append(f"variable_map sends both {keras_seen[weight.name]} and {label} to the Keras weight "
                                 f"{weight.name}: each Keras weight takes one TF1 value; fix one of the two rows")
             keras_seen[weight.name] = label
-        problem = _row_problem(tuple(sources), tuple(targets), transform)
+        problem = _row_problem(tuple(sources), tuple(targets), transform, lookup.modern_by_name)
         if problem:
             problems.append(problem)
             continue
         rows.append((tuple(sources), tuple(targets), transform))
+    problems += _cell_rows_problems(rows)
     if problems:
         raise MappingError("; ".join(problems) + ". Fix variable_map in the pair file (or remove it to infer the mapping).")
     return rows
 
 
-def _row_problem(sources: tuple[Weight, ...], targets: tuple[Weight, ...], transform: Transform | None) -> str | None:
+def _cell_rows_problems(rows: Sequence[Row]) -> list[str]:
+    """An LSTM kernel converted with lstm_kernel whose bias is copied as it is: the gates would be mixed up."""
+    problems = []
+    by_target = {target.name: (sources, transform) for sources, targets, transform in rows for target in targets}
+    for sources, targets, transform in rows:
+        if transform is None or transform.name != "lstm_kernel":
+            continue
+        bias = targets[0].name.rpartition("/")[0] + "/bias"
+        if bias in by_target and by_target[bias][1] is None:
+            problems.append(f"variable_map copies {by_target[bias][0][0].name} onto the LSTM bias {bias} as it is, while "
+                            f"{sources[0].name} goes through lstm_kernel: TF1's gates are i, j, f, o and its forget bias is "
+                            f"added at run time; write ({bias!r}, 'lstm_bias')")
+    return problems
+
+
+def _row_problem(sources: tuple[Weight, ...], targets: tuple[Weight, ...], transform: Transform | None,
+                 keras_weights: Mapping[str, Weight]) -> str | None:
     tf1_shapes, keras_shapes = [w.shape for w in sources], [w.shape for w in targets]
     what = f"{' + '.join(w.name for w in sources)} {show_shapes(tf1_shapes)} onto {' + '.join(w.name for w in targets)} " \
            f"{show_shapes(keras_shapes)}"
@@ -297,9 +308,16 @@ def _row_problem(sources: tuple[Weight, ...], targets: tuple[Weight, ...], trans
                 f"(e.g. lstm_kernel, gru_kernel, split, concat)")
     if tf1_shapes[0] != keras_shapes[0]:
         fitting = _fitting_transforms(tf1_shapes[0], keras_shapes[0])
-        hint = (f"; {', '.join(t.name for t in fitting)} fits: write (path, {fitting[0].name!r})" if fitting else
-                "; the same numbers in another layout need a transform (reshape, transpose, function)"
-                if elements(tf1_shapes[0]) == elements(keras_shapes[0]) else "")
+        recurrent = keras_weights.get(targets[0].name.rpartition("/")[0] + "/recurrent_kernel")
+        if recurrent is not None and REGISTRY["lstm_kernel"].fits(tf1_shapes, [keras_shapes[0], recurrent.shape]) is None:
+            hint = (f"; a TF1 LSTM cell's kernel feeds both Keras kernels: write "
+                    f"([{targets[0].name!r}, {recurrent.name!r}], 'lstm_kernel')")
+        elif fitting:
+            hint = f"; {', '.join(t.name for t in fitting)} fits: write (path, {fitting[0].name!r})"
+        elif elements(tf1_shapes[0]) == elements(keras_shapes[0]):
+            hint = "; the same numbers in another layout need a transform (reshape, transpose, function)"
+        else:
+            hint = ""
         return f"variable_map maps {what}: the shapes differ{hint}"
     return None
 

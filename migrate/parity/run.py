@@ -243,7 +243,7 @@ def compare_with_modern(run: Run, *, train_legacy: bool) -> tuple[ParityResult, 
         raise PairError(f"{pair.origin}: {problem}.")
     modern.ensure_built(first_batch[0])
     matches = mapping_for(pair, legacy_weights(legacy), modern.weights, legacy["constant_init"], modern.initial_constants())
-    stages = [check_variables(matches, legacy["constant_init"], modern.initial_constants())]
+    stages = [check_variables(matches, constant_initialisers(matches, legacy["constant_init"]), modern.initial_constants())]
     modern_record: dict[str, Any] = {"versions": versions(), "optimizer": modern.optimizer_name()}
     result = ParityResult(config.as_dict(), {"legacy": legacy["versions"], "modern": modern_record["versions"]}, stages)
     if not stages[0].ok:
@@ -264,16 +264,13 @@ def compare_with_modern(run: Run, *, train_legacy: bool) -> tuple[ParityResult, 
     run.progress(f"[modern] Keras fit + callbacks: {steps} steps")
     modern_record.update(modern.train(steps, run.progress))
     check_steps_run(pair, "modern", modern_record, steps)
+    legacy_after = to_keras_layout(matches, legacy["after_first_step"])
     one_step = check_one_step(
         matches, losses_from_json(legacy["losses"]).get(1 + 0), losses_from_json(modern_record["losses"]).get(1),
-        to_keras_layout(matches, legacy["after_first_step"]), modern_record["after_first_step"],
+        legacy_after, modern_record["after_first_step"],
         config.schedule.allowed(1) if config.mode == "exact" else float("inf"),
     )
-    swapped = check_order_guesses(matches, to_keras_layout(matches, legacy["after_first_step"]),
-                                  modern_record["after_first_step"])
-    if swapped and not one_step.ok:
-        one_step.message += f"; {swapped}"
-        one_step.details["order_guess"] = swapped
+    note_mapping_checks(one_step, matches, legacy_after, modern_record["after_first_step"])
     if forward_failed:
         hint = one_step.details.get("first_variable")
         if hint and "first_input_differs" not in stages[-1].details:
@@ -292,6 +289,26 @@ def compare_with_modern(run: Run, *, train_legacy: bool) -> tuple[ParityResult, 
     modern_record["events"] = modern.scenarios(make_model, config.scenarios, run.progress)
     n_steps_and_evaluation(result, config, pair, legacy, modern_record)
     return result, {"legacy": legacy, "modern": modern_record}
+
+
+def constant_initialisers(matches: list[Match], legacy_constants: dict) -> dict:
+    """The TF1 constants stage 1 compares: none for a transformed row (a folded forget bias or a merge of two gates'
+    biases makes a TF1 constant a Keras pattern, and the reverse)."""
+    transformed = {w.name for m in matches if m.transform is not None for w in m.tf1}
+    return {name: None if name in transformed else value for name, value in legacy_constants.items()}
+
+
+def note_mapping_checks(one_step: Stage, matches: list[Match], legacy_after: dict, modern_after: dict) -> None:
+    """Stage 3 says in which layout it compared, and checks the pairs the mapping could only guess by order."""
+    if any(m.transform is not None for m in matches):
+        one_step.details["layout"] = "keras: the TF1 values after step 1 went through the mapping's transforms"
+    guessed = [m.modern.name for m in matches if m.unverified]
+    if not guessed or one_step.status == "not checked":
+        return
+    swapped = check_order_guesses(matches, legacy_after, modern_after)
+    one_step.details["order_guesses"] = {"checked": guessed, "swapped": swapped}
+    if swapped and not one_step.ok:
+        one_step.message += f"; {swapped}"
 
 
 def forward_stage(pair: Pair, legacy: dict, modern, first_batch, tolerance: float, matches: list[Match]) -> Stage:

@@ -159,6 +159,18 @@ def test_a_bad_variable_map_is_refused_with_the_fix(variable_map, said):
     assert "Fix variable_map in the pair file" in str(raised.value)
 
 
+def test_an_lstm_mapped_like_a_dense_layer_is_refused_with_the_transforms_to_use():
+    legacy = weights(("rnn/lstm_cell/kernel", (7, 12)), ("rnn/lstm_cell/bias", (12,)))
+    modern = weights(("lstm/kernel", (4, 12)), ("lstm/recurrent_kernel", (3, 12)), ("lstm/bias", (12,)))
+    with pytest.raises(MappingError, match=r"feeds both Keras kernels: write \(\['lstm/kernel', 'lstm/recurrent_kernel'\], "
+                                           r"'lstm_kernel'\)"):
+        infer_mapping(legacy, modern, {"rnn/lstm_cell/kernel": "lstm/kernel"})
+    with pytest.raises(MappingError, match=r"copies rnn/lstm_cell/bias onto the LSTM bias lstm/bias as it is.*"
+                                           r"write \('lstm/bias', 'lstm_bias'\)"):
+        infer_mapping(legacy, modern, {"rnn/lstm_cell/kernel": (["lstm/kernel", "lstm/recurrent_kernel"], "lstm_kernel"),
+                                       "rnn/lstm_cell/bias": "lstm/bias"})
+
+
 def test_alike_keras_names_are_addressed_by_index_or_their_unique_form():
     names = unique_names(["linear_model/kernel:0", "linear_model/kernel:0", "linear_model/bias:0"])
     assert names == ["linear_model/kernel#0", "linear_model/kernel#1", "linear_model/bias"]
