@@ -1,8 +1,8 @@
 """`modern.serving`: a Keras model gets the canned heads' serving surface, method names included (Keras 2.15 and 3).
 
 A tiny functional model (untrained: the surface and the ops matter, not the
-weights) is saved once with the classification head's signatures and once
-with the regression head's; each SavedModel is read back as a server does.
+weights) is saved once, with the classification head's signatures and the
+regression head's (under other keys); the SavedModel is read back as a server does.
 """
 from __future__ import annotations
 
@@ -55,15 +55,17 @@ def method_names(directory) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def classifier(tmp_path_factory):
     model = tiny_model(3)
-    directory = save(model, tmp_path_factory.mktemp("classifier") / "export", classification_head_signatures(
-        model, FEATURE_SPEC, 3, label_vocabulary=["a", "b", "c"]))
-    return model, directory
+    regression = regression_head_signatures(model, FEATURE_SPEC)
+    signatures = {**classification_head_signatures(model, FEATURE_SPEC, 3, label_vocabulary=["a", "b", "c"]),
+                  "regression": regression["regression"], "regression_predict": regression["predict"]}
+    directory = save(model, tmp_path_factory.mktemp("classifier") / "export", signatures)
+    return model, directory, tf.saved_model.load(str(directory)).signatures
 
 
-def test_the_classification_head_surface_with_tf_servings_method_names(classifier):
-    _, directory = classifier
-    assert method_names(directory) == {"serving_default": CLASSIFY, "classification": CLASSIFY, "predict": PREDICT}
-    signatures = tf.saved_model.load(str(directory)).signatures
+def test_the_heads_surfaces_with_tf_servings_method_names(classifier):
+    _, directory, signatures = classifier
+    assert method_names(directory) == {"serving_default": CLASSIFY, "classification": CLASSIFY, "predict": PREDICT,
+                                       "regression": REGRESS, "regression_predict": PREDICT}
     assert set(signatures["classification"].structured_input_signature[1]) == {"inputs"}
     assert set(signatures["predict"].structured_input_signature[1]) == {"examples"}
     assert set(signatures["predict"].structured_outputs) == {
@@ -71,8 +73,7 @@ def test_the_classification_head_surface_with_tf_servings_method_names(classifie
 
 
 def test_the_classification_answers_are_the_models(classifier):
-    model, directory = classifier
-    signatures = tf.saved_model.load(str(directory)).signatures
+    model, _, signatures = classifier
     logits = graph_outputs(model, ROWS)
     classify = signatures["classification"](inputs=serialized(ROWS))
     np.testing.assert_array_equal(classify["scores"].numpy(), tf.nn.softmax(logits).numpy())
@@ -84,14 +85,12 @@ def test_the_classification_answers_are_the_models(classifier):
     assert predict["all_class_ids"].numpy().tolist() == [[0, 1, 2]] * len(ROWS)
 
 
-def test_the_regression_head_surface_and_answers(tmp_path):
-    model = tiny_model(1)
-    directory = save(model, tmp_path / "export", regression_head_signatures(model, FEATURE_SPEC))
-    assert method_names(directory) == {"serving_default": REGRESS, "regression": REGRESS, "predict": PREDICT}
-    signatures = tf.saved_model.load(str(directory)).signatures
+def test_the_regression_answers_are_the_models(classifier):
+    model, _, signatures = classifier
     expected = graph_outputs(model, ROWS).numpy()
     np.testing.assert_array_equal(signatures["regression"](inputs=serialized(ROWS))["outputs"].numpy(), expected)
-    np.testing.assert_array_equal(signatures["predict"](examples=serialized(ROWS))["predictions"].numpy(), expected)
+    np.testing.assert_array_equal(
+        signatures["regression_predict"](examples=serialized(ROWS))["predictions"].numpy(), expected)
 
 
 @pytest.mark.parametrize(
