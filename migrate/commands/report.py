@@ -126,9 +126,12 @@ def _run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(rendered)
     if args.emit_callbacks:
-        from migrate.report.scaffold import emit_callbacks  # LibCST: imported only when skeletons are wanted
+        from migrate.report.scaffold import write_callbacks  # LibCST: imported only when skeletons are wanted
 
-        written = emit_callbacks(report.hooks, args.emit_callbacks)
+        written = write_callbacks(report.hooks, args.emit_callbacks)
+        for item in written:
+            if item.kept is not None:
+                print(f"migrate report: kept your edited {item.kept}; the new skeleton is {item.path}", file=sys.stderr)
         if not args.quiet:
             print(f"migrate report: wrote {len(written)} callback skeleton(s) to {args.emit_callbacks}", file=sys.stderr)
     if report.skipped and not report.files:

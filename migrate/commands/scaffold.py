@@ -1,6 +1,9 @@
 """`migrate scaffold PATH... --output-dir DIR`: Keras callback skeletons for every SessionRunHook subclass.
 
 The same as `migrate report PATH... --emit-callbacks DIR`, without the report.
+A skeleton edited since it was generated is never overwritten: the new one is
+written beside it as `NAME.py.new` (`.migrate-scaffold.json` in DIR records
+what was generated).
 """
 from __future__ import annotations
 
@@ -21,7 +24,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from migrate.report.file_selection import reads_stdin, selection_from_args
-    from migrate.report.scaffold import emit_callbacks
+    from migrate.report.scaffold import write_callbacks
     from migrate.report.scanner import ScanOptions, scan
 
     selection = selection_from_args(args)
@@ -31,8 +34,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--output-dir {args.output_dir} is a file, not a directory: name a directory (it is created)")
     report = scan(selection.paths, ScanOptions(jobs=max(args.jobs, 0), select=("TFM201",), exclusions=selection.exclusions,
                                                project_root=selection.config.root))
-    for path in emit_callbacks(report.hooks, args.output_dir):
-        print(path)
+    for item in write_callbacks(report.hooks, args.output_dir):
+        print(item.path)
+        if item.kept is not None:
+            print(f"migrate scaffold: kept your edited {item.kept}; the new skeleton is {item.path}", file=sys.stderr)
     print(f"migrate scaffold: {len(report.hooks)} SessionRunHook subclass(es) found", file=sys.stderr)
     return 0
 

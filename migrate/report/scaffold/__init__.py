@@ -7,6 +7,6 @@ hook modules.
 """
 from __future__ import annotations
 
-from migrate.report.scaffold.emit import callback_name, callback_source, emit_callbacks
+from migrate.report.scaffold.emit import callback_name, callback_source, emit_callbacks, write_callbacks
 
-__all__ = ["callback_name", "callback_source", "emit_callbacks"]
+__all__ = ["callback_name", "callback_source", "emit_callbacks", "write_callbacks"]

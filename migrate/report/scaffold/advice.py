@@ -1,8 +1,10 @@
 """The `# TODO(migrate): …` lines: which statements of a moved body cannot work in Keras, and why.
 
 A statement gets a TODO when it uses the session, the graph,
-`run_context`/`run_values`/`SessionRunArgs`, returns a value Keras ignores,
-or reads a global name the scaffold could not import. Each reason says what
+`run_context`/`run_values`/`SessionRunArgs`, calls a TF1-only function (one
+TF2's `tf` does not have, e.g. `tf.logging.info`: `migrate.report.tf1_api`),
+returns a value Keras ignores, or reads a global name the scaffold could not
+import. Each reason says what
 to do instead; `reasons()` maps a statement's line to its reasons,
 `propagate()` adds one to every call of a method or copied helper that still
 has TODO lines (so "no TODO" means the method runs as generated), and
@@ -114,7 +116,27 @@ def _reason(node: ast.AST, segment: Segment) -> str | None:
                 return ARGS_ADVICE
             if TF1_ONLY.intersection(name.split(".")) or (segment.method == "begin" and not name.startswith("tensorflow.logging")):
                 return f"{GRAPH_ADVICE} (`{display(name)}`)"
+            return tf1_only_advice(segment.aliases.qualified(node.func) or name)
     return None
+
+
+def tf1_only_advice(name: str) -> str | None:
+    """A TODO for a call of a name TF2's `tf` does not have (`tf.logging.info`, `tf.contrib...`): it fails on TF2.
+    `name` is as written (aliases resolved, not canonicalised): spelled through `tf.compat.v1` it still runs on
+    TF2, so it gets none."""
+    from migrate.report.tf1_api import lookup
+
+    parts = name.split(".")
+    if "python" in parts or parts[1:3] == ["compat", "v1"]:
+        return None
+    entry = lookup(".".join(parts))
+    if entry is None:
+        return None
+    if entry.kind == "rename" and entry.target:
+        return f"`{display(name)}` does not exist in TF2: use `{display(entry.target)}`"
+    if parts[:2] == ["tensorflow", "logging"]:
+        return f"`{display(name)}` does not exist in TF2: use absl.logging (`migrate fix` rewrites it)"
+    return f"`{display(name)}` does not exist in TF2 (TF1-only API): rewrite it with TF2 APIs"
 
 
 def _statement_ranges(function: ast.FunctionDef) -> list[ast.stmt]:

@@ -19,7 +19,8 @@ The hook and its in-repo bases are flattened into one class deriving from
   statement that needs the session, the graph, `run_context` or a TF1-only
   API, and every call of a method that still has one (`advice`).
 
-The result parses and is a starting point, not a finished callback.
+The result parses and is a starting point, not a finished callback. A second
+run never overwrites a skeleton the user has edited since (`manifest`).
 """
 from __future__ import annotations
 
@@ -40,6 +41,7 @@ from migrate.report.phases import KERAS_PREFIX
 from migrate.report.scaffold import advice, rewrite
 from migrate.report.scaffold.free_names import undefined_names
 from migrate.report.scaffold.keras_names import CALLBACK_OWNED, renamed
+from migrate.report.scaffold.manifest import Manifest, Written
 from migrate.report.scaffold.sources import SourceModule, load
 
 Loader = Callable[[str, str], "SourceModule | None"]
@@ -47,9 +49,16 @@ BATCH = ("before_run", "after_run")
 
 
 def emit_callbacks(hooks: list[HookClass], directory: str | os.PathLike) -> list[Path]:
-    """Write one scaffold per hook into `directory`; return the written paths."""
+    """Write one scaffold per hook into `directory`; return the written paths (see `write_callbacks`)."""
+    return [item.path for item in write_callbacks(hooks, directory)]
+
+
+def write_callbacks(hooks: list[HookClass], directory: str | os.PathLike) -> list[Written]:
+    """Write one scaffold per hook into `directory`, never over a file the user edited since the last run
+    (`manifest`: the new skeleton then goes to `NAME.py.new`)."""
     target = Path(directory)
     target.mkdir(parents=True, exist_ok=True)
+    manifest = Manifest(target)
     cache: dict[str, SourceModule | None] = {}
 
     def cached(path: str, module: str) -> SourceModule | None:
@@ -57,7 +66,7 @@ def emit_callbacks(hooks: list[HookClass], directory: str | os.PathLike) -> list
             cache[path] = load(path, module)
         return cache[path]
 
-    written: list[Path] = []
+    written: list[Written] = []
     used: set[str] = set()
     for hook in hooks:
         source = callback_source(hook, cached)
@@ -68,9 +77,8 @@ def emit_callbacks(hooks: list[HookClass], directory: str | os.PathLike) -> list
         while name in used:
             name, counter = f"{stem}_{counter}", counter + 1
         used.add(name)
-        path = target / f"{name}.py"
-        path.write_text(source, encoding="utf-8")
-        written.append(path)
+        written.append(manifest.write(target / f"{name}.py", source))
+    manifest.save()
     return written
 
 
