@@ -11,7 +11,9 @@ signature and key:
 * the features the receivers parse from `tf.Example`s: key, kind, dtype, shape;
 * the answers to the same requests, output by output: bit for bit, or within
   the stated tolerance (`--forward-tolerance`) for floating-point outputs;
-  strings and integers always exactly.
+  strings and integers always exactly. In statistical mode the sides' weights
+  differ by construction: the answers' dtypes and shapes are compared, their
+  values are not.
 """
 from __future__ import annotations
 
@@ -85,10 +87,13 @@ def _first_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {(reasons[0] if reasons else ' '.join(lines))[:300]}"
 
 
-def compare_output(where: str, left: np.ndarray, right: np.ndarray, tolerance: float) -> tuple[str | None, float]:
-    """(a mismatch message or None, max |Δ| for floating-point outputs)."""
+def compare_output(where: str, left: np.ndarray, right: np.ndarray, tolerance: float,
+                   values: bool = True) -> tuple[str | None, float]:
+    """(a mismatch message or None, max |Δ| for floating-point outputs); `values=False` compares dtype and shape only."""
     if left.shape != right.shape or left.dtype != right.dtype:
         return f"{where}: TF1 answers {left.dtype} {left.shape}, Keras {right.dtype} {right.shape}", float("inf")
+    if not values:
+        return None, 0.0
     if left.dtype.kind == "f":
         nan_apart = np.isnan(left) != np.isnan(right)
         difference = np.where(np.isnan(left) | np.isnan(right), 0.0, np.abs(left.astype(np.float64) - right))
@@ -110,7 +115,7 @@ def compare_output(where: str, left: np.ndarray, right: np.ndarray, tolerance: f
 
 
 def compare_answers(legacy: Surface, legacy_loaded: Any, modern_loaded: Any, source: RequestSource,
-                    tolerance: float, modern: Surface) -> tuple[list[str], float, int]:
+                    tolerance: float, modern: Surface, values: bool = True) -> tuple[list[str], float, int]:
     """(mismatches, max |Δ| over floating-point outputs, signatures answered) on the same requests."""
     problems, worst, answered = [], 0.0, 0
     for key, signature in sorted(legacy.signatures.items()):
@@ -129,7 +134,8 @@ def compare_answers(legacy: Surface, legacy_loaded: Any, modern_loaded: Any, sou
             continue
         answered += 1
         for name in sorted(set(expected) & set(received)):
-            problem, difference = compare_output(f"`{key}` output `{name}`", expected[name], received[name], tolerance)
+            problem, difference = compare_output(f"`{key}` output `{name}`", expected[name], received[name], tolerance,
+                                                 values)
             worst = max(worst, difference) if difference != float("inf") else worst
             if problem:
                 problems.append(problem)
@@ -137,11 +143,11 @@ def compare_answers(legacy: Surface, legacy_loaded: Any, modern_loaded: Any, sou
 
 
 def check_serving(legacy: tuple[Surface, Any], modern: tuple[Surface, Any], source: RequestSource,
-                  tolerance: float) -> Stage:
+                  tolerance: float, values: bool = True) -> Stage:
     (legacy_surface, legacy_loaded), (modern_surface, modern_loaded) = legacy, modern
     problems = compare_surfaces(legacy_surface, modern_surface) + compare_parses(legacy_surface, modern_surface)
     answers, worst, answered = compare_answers(legacy_surface, legacy_loaded, modern_loaded, source, tolerance,
-                                               modern_surface)
+                                               modern_surface, values)
     problems += answers
     listed = {key: {"method": signature.method_name,
                     "inputs": {name: info.describe() for name, info in sorted(signature.inputs.items())},
@@ -151,7 +157,8 @@ def check_serving(legacy: tuple[Surface, Any], modern: tuple[Surface, Any], sour
         "signatures": listed,
         "only_on_keras_side": sorted(set(modern_surface.signatures) - set(legacy_surface.signatures)),
         "parsed_features": {key: feature.describe() for key, feature in sorted(legacy_surface.parsed_features.items())},
-        "requests": source.count, "requests_from": source.origin, "max_abs_diff": worst, "tolerance": tolerance,
+        "requests": source.count, "requests_from": source.origin, "max_abs_diff": worst if values else None,
+        "tolerance": tolerance, "values_compared": values,
         "mismatches": problems,
         "saved_models": {"legacy": str(legacy_surface.directory), "modern": str(modern_surface.directory)},
     }
@@ -159,6 +166,7 @@ def check_serving(legacy: tuple[Surface, Any], modern: tuple[Surface, Any], sour
         more = f"; and {len(problems) - SHOWN} more" if len(problems) > SHOWN else ""
         return Stage("serving", "failed", "serving: " + "; ".join(problems[:SHOWN]) + more, details)
     methods = ", ".join(f"{key} ({signature.method})" for key, signature in sorted(legacy_surface.signatures.items()))
-    how = "bit-identically" if worst == 0.0 else f"within |Δ| ≤ {tolerance:g} (max {worst:.3g})"
+    how = ("bit-identically" if worst == 0.0 else f"within |Δ| ≤ {tolerance:g} (max {worst:.3g})") if values else \
+        "with the same dtypes and shapes (values not compared in statistical mode: the weights differ by construction)"
     return Stage("serving", "ok", f"{len(listed)} signatures — {methods}: same keys, method names, dtypes and shapes; "
                  f"{source.count} requests ({source.origin}) answered {how} on {answered} signatures", details)

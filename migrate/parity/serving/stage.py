@@ -56,7 +56,7 @@ def recorded_saved_model(legacy: dict, origin: str) -> Path:
 
 
 def compare_exports(pair: Pair, params: dict, legacy_dir: Path, modern_dir: Path, tolerance: float,
-                    listings: Path, progress: Progress) -> Stage:
+                    listings: Path, progress: Progress, values: bool = True) -> Stage:
     """Read both SavedModels (their `saved_model_cli` listings written into `listings`) and compare them."""
     legacy = read_surface(legacy_dir, "legacy")
     modern = read_surface(modern_dir, "modern")
@@ -66,7 +66,7 @@ def compare_exports(pair: Pair, params: dict, legacy_dir: Path, modern_dir: Path
                 (("eval", "eval_dataset"), ("train", "train_dataset")) if pair.has(function)]
     source = take_examples(datasets)
     progress(f"[serving] {source.count} requests ({source.origin}) to {len(legacy[0].signatures)} signatures")
-    return check_serving(legacy, modern, source, tolerance)
+    return check_serving(legacy, modern, source, tolerance, values)
 
 
 def record_legacy_export(run: Any) -> None:
@@ -96,4 +96,4 @@ def serving_stage(run: Any, result: Any) -> Stage | None:
     else:
         legacy_dir = recorded_saved_model(run.legacy, pair.origin)
     return compare_exports(pair, config.modern_params, legacy_dir, modern_dir, config.forward_tolerance, directory,
-                           run.progress)
+                           run.progress, values=config.mode == "exact")
