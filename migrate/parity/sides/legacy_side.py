@@ -47,12 +47,21 @@ def call_model_fn(pair: Pair, features, labels, mode: str, params: dict, config=
     if not any(p.kind == p.VAR_KEYWORD for p in accepted.values()):
         kwargs = {key: value for key, value in kwargs.items() if key in accepted}
     try:
-        return pair.functions["model_fn"](**kwargs)
+        spec = pair.functions["model_fn"](**kwargs)
     except Exception as error:
         raise PairError(
             f"{pair.origin}: model_fn(features, labels, mode={mode!r}, params) raised {type(error).__name__}: {error}. "
             "Fix model_fn in the pair file."
         ) from error
+    if not isinstance(spec, tf.estimator.EstimatorSpec):
+        if callable(getattr(spec, "as_estimator_spec", None)):  # a TPUEstimatorSpec
+            return spec.as_estimator_spec()
+        raise PairError(
+            f"{pair.origin}: model_fn(features, labels, mode={mode!r}, params) returned a {type(spec).__name__}, not a "
+            "tf.estimator.EstimatorSpec: return tf.estimator.EstimatorSpec(mode, loss=..., train_op=..., "
+            "predictions=...) from model_fn."
+        )
+    return spec
 
 
 def input_tensors(pair: Pair, name: str, params: dict):

@@ -40,3 +40,16 @@ def test_each_kernel_maps_to_the_tensor_its_layer_multiplies_it_with():
     with graph.as_default():
         found = layer_inputs(tf.compat.v1.trainable_variables())
     assert found == {"hidden/kernel": features, "logits/kernel": hidden}
+
+
+def test_a_model_fn_returning_a_dict_is_a_usage_error_naming_it():
+    from migrate.parity.pair import Pair, PairError
+    from migrate.parity.sides.legacy_side import call_model_fn
+
+    def model_fn(features, labels, mode, params):
+        return {"loss": tf.reduce_sum(features), "train_op": tf.no_op()}
+
+    pair = Pair("dict", "pair.py", {"model_fn": model_fn})
+    with tf.Graph().as_default(), pytest.raises(PairError, match="pair.py: model_fn.* returned a dict, not a "
+                                                "tf.estimator.EstimatorSpec: return tf.estimator.EstimatorSpec"):
+        call_model_fn(pair, tf.zeros([2, 3]), None, tf.estimator.ModeKeys.TRAIN, {})
