@@ -37,7 +37,7 @@ from functools import lru_cache
 from migrate.core.orphans import cleanup_if_ended, die_with_parent
 from migrate.fix.documents import Outcome, Unfixable, fix_document
 from migrate.fix.engine import Declined
-from migrate.fix.registry import load_fixes
+from migrate.fix.registry import fix_leaves
 from migrate.report.exclusions import Exclusions
 from migrate.report.sources import DEFAULT_EXCLUSIONS, DEFAULT_MAX_BYTES, SourceFile, discover
 
@@ -131,15 +131,17 @@ def fix_file(source: SourceFile, write: bool, max_bytes: int = DEFAULT_MAX_BYTES
 
 
 def _may_need_fix(data: bytes) -> bool:
-    """A cheap test before the LibCST parse (about 100× the cost of `ast.parse`)."""
-    return b"tensorflow" in data and _leaf_names().search(data) is not None
+    """A cheap test before any analysis: the file names TensorFlow and one of the names a fix rewrites."""
+    return b"tensorflow" in data and not _leaf_names().isdisjoint(_WORD.findall(data))
+
+
+_WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @lru_cache(maxsize=1)
-def _leaf_names() -> re.Pattern[bytes]:
-    """Every moved module is reached through its last name (`logging`, `tf_logging`, `flags`, `app`)."""
-    leaves = sorted({move.source.rpartition(".")[2] for fix in load_fixes().values() for move in fix.moves})
-    return re.compile(("(" + "|".join(re.escape(leaf) for leaf in leaves) + r")\b").encode())
+def _leaf_names() -> frozenset[bytes]:
+    """Every rewritten name is reached through its last name (`logging`, `tf_logging`, `flags`, `app`, `log`, …)."""
+    return frozenset(leaf.encode() for leaf in fix_leaves())
 
 
 def _read(path: str, max_bytes: int) -> bytes:

@@ -8,7 +8,7 @@ the marker cannot claim a fix that does not exist. Every other rule is
 `manual`, and `manual.py` says why `migrate fix` leaves it alone.
 
 Standard library only: the report imports this module, LibCST is imported by
-`migrate.fix.engine` when files are actually rewritten.
+`migrate.fix.module_moves` when files are actually rewritten.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from migrate.core.plugins import import_all
 
 if TYPE_CHECKING:
-    from migrate.fix.engine import Use
+    from migrate.fix.module_moves import Use
 
 Decide = Callable[["Use"], "str | None"]
 """A use of a moved module → None to rewrite it, or the reason it is left as is."""
@@ -78,6 +78,20 @@ def _load() -> None:
 
         import_all(package.__name__, package.__path__)
         _loaded = True
+
+
+def fix_leaves() -> frozenset[str]:
+    """The last names of everything a fix rewrites (`logging`, `flags`, `app`, and each renamed TF1 name's,
+    `log`, `random_normal`, …): a file that spells none of them has nothing to fix."""
+    from migrate.report.names import PRIVATE_MODULES
+    from migrate.report.tf1_api import tf1_only
+
+    sources = {move.source for fix in load_fixes().values() for move in fix.moves}
+    leaves = {source.rpartition(".")[2] for source in sources}
+    leaves.update(private.rpartition(".")[2] for private, public in PRIVATE_MODULES.items() if public in sources)  # tf_logging
+    if "TFM513" in FIXES:
+        leaves.update(entry.name.rpartition(".")[2] for entry in tf1_only().values() if entry.kind == "rename")
+    return frozenset(leaves)
 
 
 def fix_kind(code: str) -> str:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from migrate.fix.registry import Fix, ModuleMove, register
 
 if TYPE_CHECKING:
-    from migrate.fix.engine import Use
+    from migrate.fix.module_moves import Use
 
 OLD_KEYWORDS = {"flag_name": "name", "default_value": "default", "docstring": "help"}
 

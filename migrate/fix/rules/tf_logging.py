@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from migrate.fix.registry import Fix, ModuleMove, register
 
 if TYPE_CHECKING:
-    from migrate.fix.engine import Use
+    from migrate.fix.module_moves import Use
 
 LEVELS = frozenset({"DEBUG", "INFO", "WARN", "WARNING", "ERROR", "FATAL"})
 LEVEL_ARGUMENT = {"set_verbosity": "v", "log": "level", "log_if": "level", "log_every_n": "level", "log_first_n": "level"}

@@ -14,7 +14,7 @@ from textcls import flags_setup
 
 
 def load_vocab(path):
-    if not tf.gfile.Exists(path):  # expect: TFM513
+    if not tf.gfile.Exists(path):  # expect: TFM515
         raise ValueError(path)
     with tf.gfile.GFile(path) as handle:  # expect: TFM513
         return [line.strip() for line in handle]

@@ -26,7 +26,7 @@ def file_based_input_fn_builder(input_file, seq_length, is_training):
         if is_training:
             d = d.repeat().shuffle(buffer_size=100)
         d = d.apply(tf.contrib.data.map_and_batch(  # expect: TFM501
-            lambda record: tf.parse_single_example(record, name_to_features),  # expect: TFM513
+            lambda record: tf.parse_single_example(record, name_to_features),  # expect: TFM515
             batch_size=params["batch_size"]))
         return d
 
@@ -52,7 +52,7 @@ def model_fn_builder(num_labels, learning_rate, num_train_steps, use_tpu):
 
 def main(_):
     tf.logging.set_verbosity(tf.logging.INFO)  # expect: TFM503, TFM503
-    tf.gfile.MakeDirs(FLAGS.output_dir)  # expect: TFM513
+    tf.gfile.MakeDirs(FLAGS.output_dir)  # expect: TFM515
     seq_length = FLAGS.max_seq_length
     tpu_cluster_resolver = None
     is_per_host = tf.contrib.tpu.InputPipelineConfig.PER_HOST_V2  # expect: TFM501

@@ -1,0 +1,89 @@
+"""TFM513's fix: TF1 names whose function TF2 has under another name, renamed in place (`tf.log` → `tf.math.log`).
+
+The renames are the `rename` lines of the report's `data/tf1_only.txt`
+(derived from the real API: TF2's name is the same function and valid under
+`tf.compat.v1` too, so `tf.math.log` is right whichever of the two the file
+imports as `tf`). A chain is renamed when its root name is bound to the
+`tensorflow` package itself (`import tensorflow as tf`, `import
+tensorflow.compat.v1 as tf`) and it is written on one line; anything else
+(`from tensorflow import log`, a chain through `gfile = tf.gfile`) is left
+as is and its finding stays.
+
+No LibCST: the chains are found on Python's own AST with the report's alias
+table and replaced by their byte spans, so a file with only renames to do
+costs about what the report costs.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import NamedTuple
+
+from migrate.report.aliases import dotted_parts
+from migrate.report.analysis import file_aliases
+from migrate.report.tf1_api import tf1_only
+
+CODE = "TFM513"
+ROOTS = frozenset({"tensorflow", "tensorflow.compat.v1", "tensorflow.compat.v2"})
+
+
+class Rename(NamedTuple):
+    """Replace `old` (the chain as written) at line/columns (UTF-8 byte offsets, as `ast` gives them) by `new`."""
+
+    line: int
+    start: int
+    end: int
+    old: str
+    new: str
+
+
+def renames() -> dict[str, str]:
+    """TF1 name → TF2 name (`tensorflow.log` → `tensorflow.math.log`)."""
+    return {entry.name: entry.target for entry in tf1_only().values() if entry.kind == "rename" and entry.target}
+
+
+def plan_renames(tree: ast.Module) -> list[Rename]:
+    """Every chain to rename, in source order."""
+    table = renames()
+    aliases = file_aliases(tree)
+    found = []
+    for node in ast.walk(tree):
+        if type(node) is not ast.Attribute or type(node.ctx) is not ast.Load:
+            continue
+        parts = dotted_parts(node)
+        if parts is None:
+            continue
+        root = aliases.lookup(parts[0], node.lineno, node.col_offset)
+        if root not in ROOTS:
+            continue
+        path = parts[1:]
+        if path[:2] in (["compat", "v1"], ["compat", "v2"]):
+            path = path[2:]
+        target = table.get(".".join(["tensorflow", *path]))
+        if target is None or node.end_lineno != node.lineno:
+            continue
+        new = ".".join([parts[0], *target.split(".")[1:]])
+        found.append(Rename(node.lineno, node.col_offset, node.end_col_offset or 0, ".".join(parts), new))
+    found.sort()
+    return found
+
+
+def apply_renames(text: str, planned: list[Rename]) -> str:
+    """`text` with each planned chain replaced (right to left within a line, so offsets stay valid)."""
+    if not planned:
+        return text
+    lines = physical_lines(text)
+    for rename in sorted(planned, key=lambda item: (item.line, -item.start)):
+        raw = lines[rename.line - 1].encode("utf-8")
+        if raw[rename.start:rename.end].decode("utf-8") != rename.old:
+            continue  # not spelled plainly (`tf .log`, a comment inside): left as is
+        lines[rename.line - 1] = (raw[:rename.start] + rename.new.encode("utf-8") + raw[rename.end:]).decode("utf-8")
+    return "".join(lines)
+
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+def physical_lines(text: str) -> list[str]:
+    """The lines as Python counts them (`\n`, `\r\n`, `\r` only; `str.splitlines` also splits at form feeds)."""
+    return _LINE.findall(text)

@@ -1,0 +1,100 @@
+"""TFM513's fix (`migrate.fix.renames`) and the re-alignment of continuation lines (`migrate.fix.alignment`)."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from migrate.fix.engine import fix_text
+
+
+def fixed(source: str) -> str:
+    return fix_text(textwrap.dedent(source)).text
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param("import tensorflow as tf\ny = tf.math.log(x)\n", id="already the TF2 name"),
+        pytest.param("from tensorflow import log\ny = log(x)\n", id="imported directly: left, its finding stays"),
+        pytest.param("import tensorflow as tf\ny = tf.gfile.Exists(p)\n", id="not the same function (TFM515)"),
+        pytest.param("import numpy as tf\ny = tf.log(x)\n", id="not TensorFlow"),
+        pytest.param("import tensorflow as tf\n\ndef f(tf):\n    return tf.log(x)\n", id="a parameter named tf"),
+        pytest.param("import tensorflow as tf\ns = 'tf.log(x)'  # tf.log\n", id="strings and comments"),
+    ],
+)
+def test_noop(source: str) -> None:
+    assert fixed(source) == textwrap.dedent(source)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        pytest.param("import tensorflow as tf\ny = tf.log(x)\n", "import tensorflow as tf\ny = tf.math.log(x)\n", id="tf.log"),
+        pytest.param(
+            "import tensorflow.compat.v1 as tf\nn = tf.random_normal([3])\n",
+            "import tensorflow.compat.v1 as tf\nn = tf.random.normal([3])\n",
+            id="tf is compat.v1: the new name is valid there too",
+        ),
+        pytest.param(
+            "import tensorflow as tf\nn = tf.compat.v1.truncated_normal([3])\n",
+            "import tensorflow as tf\nn = tf.random.truncated_normal([3])\n",
+            id="written through compat.v1: the TF2 name",
+        ),
+        pytest.param(
+            "import tensorflow as tf\nwith tf.gfile.GFile(p) as f, tf.gfile.GFile(q) as g:\n    pass\n",
+            "import tensorflow as tf\nwith tf.io.gfile.GFile(p) as f, tf.io.gfile.GFile(q) as g:\n    pass\n",
+            id="two on one line",
+        ),
+        pytest.param(
+            "import tensorflow as tf\ny = tf.log(tf.random_uniform([2]))  # é\n",
+            "import tensorflow as tf\ny = tf.math.log(tf.random.uniform([2]))  # é\n",
+            id="nested, non-ASCII on the line",
+        ),
+    ],
+)
+def test_rename(before: str, after: str) -> None:
+    assert fixed(before) == after
+
+
+def test_continuation_lines_aligned_to_the_parenthesis_follow_it() -> None:
+    before = """\
+        import tensorflow as tf
+        noise = tf.random_normal([batch, 10],
+                                 stddev=0.1,
+                                 dtype=tf.float32)
+        """
+    after = """\
+        import tensorflow as tf
+        noise = tf.random.normal([batch, 10],
+                                 stddev=0.1,
+                                 dtype=tf.float32)
+        """
+    assert fixed(before) == textwrap.dedent(after).replace("                                 ", "                                  ")
+
+
+def test_hanging_indents_and_multiline_strings_are_left_alone() -> None:
+    source = '''\
+        import tensorflow as tf
+        noise = tf.random_normal(
+            [batch, 10], stddev=0.1)
+        y = tf.log(x, name="""a
+                          b""")
+        '''
+    expected = textwrap.dedent(source).replace("tf.random_normal(", "tf.random.normal(").replace("tf.log(", "tf.math.log(")
+    assert fixed(source) == expected
+
+
+def test_a_module_move_realigns_its_call() -> None:
+    before = """\
+        import tensorflow as tf
+        tf.logging.info("step %d loss %f",
+                        step, loss)
+        """
+    after = """\
+        from absl import logging
+        import tensorflow as tf
+        logging.info("step %d loss %f",
+                     step, loss)
+        """
+    assert fixed(before) == textwrap.dedent(after)
