@@ -80,6 +80,7 @@ def build_program(view: GraphView, twins: list, names: Names) -> Program:
     """Statements computing every target of `view` from its known tensors."""
     program = Program(expressions=dict(view.known))
     claimed: set[str] = set()
+    failed: set[str] = set()
     for op in view.order:
         if op.name in claimed or op.type in SKIPPED_TYPES or all(o.name in program.expressions for o in op.outputs):
             continue
@@ -94,8 +95,10 @@ def build_program(view: GraphView, twins: list, names: Names) -> Program:
                                             REFUSED_ADVICE.get(construct, "rewrite it without graph control flow, "
                                                                "or port this part by hand")))
             claimed.add(op.name)
+            failed.update(output.name for output in op.outputs)
             continue
         claim = None
+        view.focus(op)
         for twin in twins:
             candidate = twin.match(op, view)
             if candidate is not None and _valid(candidate, view):
@@ -107,15 +110,19 @@ def build_program(view: GraphView, twins: list, names: Names) -> Program:
             program.problems.append(Problem(view.location(op), f"no twin for the {op.type} op {op.name}",
                                             "rewrite it with ops `migrate port` knows (see PORT.md), or port this part by hand"))
             claimed.add(op.name)
+            failed.update(output.name for output in op.outputs)
             continue
         args = []
         for tensor in claim.inputs:
+            if tensor.name in failed:
+                break
             expression = _expression(tensor, view, program)
             if expression is None:
                 break
             args.append(expression)
         claimed.update(o.name for o in claim.ops)
         if len(args) != len(claim.inputs):
+            failed.update(output.name for member in claim.ops for output in member.outputs)
             continue
         rendered = claim.render(args)
         lines, expression = rendered if isinstance(rendered, tuple) else ([], rendered)
@@ -136,7 +143,7 @@ def _expression(tensor, view: GraphView, program: Program) -> str | None:
         return program.expressions[tensor.name]
     variable = view.variable(tensor)
     if variable is not None:
-        program.problems.append(Problem(view.location(tensor.op), f"the variable {variable} is read by {tensor.consumers()[0].type} "
+        program.problems.append(Problem(view.location(tensor.op), f"the variable {variable} is read "
                                         "outside a recognised layer", "use it through a layer (tf.layers / matmul or conv "
                                         "on get_variable), or port this part by hand"))
         return None
@@ -146,6 +153,12 @@ def _expression(tensor, view: GraphView, program: Program) -> str | None:
             program.problems.append(Problem(view.location(tensor.op), f"a constant of {value.size} values ({tensor.op.name})",
                                             "make it a variable or compute it from a small constant"))
             return None
+        if view.spell_floats and value.ndim == 0 and value.dtype.kind == "f":
+            number = float(python_literal(value))
+            spelled = view.spell(number)
+            if spelled.startswith("params[") or not number.is_integer() or number in (0.0, 1.0):
+                return spelled
+            return view.spell(int(number)) if view.spell(int(number)).startswith("params[") else spelled
         return python_literal(value)
     program.problems.append(Problem(view.location(tensor.op), f"{tensor.name} is not computed from the inputs",
                                     "this is a bug of migrate port: report it with the model_fn"))

@@ -63,17 +63,32 @@ def python_literal(value: Any) -> str:
     if array.dtype.kind == "S" or array.dtype.kind == "O":
         return repr(array.tolist() if array.ndim else array.item().decode() if isinstance(array.item(), bytes) else array.item())
     if array.ndim == 0:
-        item = array.item()
-        return repr(float(item)) if array.dtype.kind == "f" else repr(item)
+        return _float(array) if array.dtype.kind == "f" else repr(array.item())
+    if array.dtype.kind == "f":
+        return "[" + ", ".join(python_literal(item) for item in array) + "]"
     return repr(array.tolist())
+
+
+def _float(array: np.ndarray) -> str:
+    """The shortest decimal that reads back to the same value in the array's float type (0.1, not 0.100000001…)."""
+    value = array[()]
+    if value != 0 and (abs(value) < 1e-4 or abs(value) >= 1e16):
+        return np.format_float_scientific(value, unique=True, trim="0")
+    return np.format_float_positional(value, unique=True, trim="0")
 
 
 class GraphView:
     """The needed region of one traced graph: from `known` tensors (inputs) to `targets`."""
 
     def __init__(self, graph: tf.Graph, targets: Iterable[tf.Tensor], known: Mapping[str, str],
-                 calls: list, params: Mapping[str, Any]) -> None:
+                 calls: list, params: Mapping[str, Any], spell_floats: bool = False,
+                 influence: Mapping[str, frozenset] | None = None) -> None:
         self.graph, self.calls, self.params = graph, calls, dict(params)
+        self.influence = influence
+        self.context: set[str] = set()
+        """Op names around the op being matched: a param is spelled only where it reaches (`spell`)."""
+        self.spell_floats = spell_floats
+        """Scalar float constants are written as ``params["key"]`` when one param holds them (schedules)."""
         self.known = dict(known)
         self.targets = {tensor.name for tensor in targets}
         needed: dict[str, Any] = {}
@@ -133,19 +148,34 @@ class GraphView:
                 return call
         return None
 
+    def focus(self, op) -> None:
+        """Set the context `spell` checks a param's reach against: `op`, its inputs, their variables, its call."""
+        context = {op.name, *(tensor.op.name for tensor in op.inputs)}
+        context |= {name for name in (self.variable(tensor) for tensor in op.inputs) if name}
+        call = self.call_of(op)
+        if call is not None:
+            context |= {other.name for other in self.graph.get_operations() if other._id in call.op_ids}  # noqa: SLF001
+        self.context = context
+
     def spell(self, value: Any) -> str:
-        return spell(value, self.params)
+        return spell(value, self.params, self.context, self.influence)
 
 
-def spell(value: Any, params: Mapping[str, Any]) -> str:
-    """A number as the generated code writes it: ``params["key"]`` if exactly one param has this value."""
+def spell(value: Any, params: Mapping[str, Any], context: set[str] | None = None,
+          influence: Mapping[str, frozenset] | None = None) -> str:
+    """A number as the generated code writes it: ``params["key"]`` if exactly one param has this value.
+
+    With `influence` (param → the op names its change changes), only the params
+    that reach an op of `context` are considered.
+    """
     if isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         keys = [key for key, given in params.items()
                 if isinstance(given, (int, float)) and not isinstance(given, bool) and key != "seed"
                 and isinstance(given, float) == isinstance(value, float)
-                and (given == value or np.float32(given) == np.float32(value))]
+                and (given == value or np.float32(given) == np.float32(value))
+                and (influence is None or bool(influence.get(key, frozenset()) & (context or set())))]
         if len(keys) == 1:
             return f"params[{keys[0]!r}]"
     return python_literal(value)

@@ -35,7 +35,9 @@ RECORDED_APIS = (
     "compat.v1.layers.max_pooling1d", "compat.v1.layers.max_pooling2d", "compat.v1.layers.max_pooling3d",
     "compat.v1.layers.average_pooling1d", "compat.v1.layers.average_pooling2d", "compat.v1.layers.average_pooling3d",
     "compat.v1.layers.flatten", "compat.v1.layers.batch_normalization", "compat.v1.layers.conv2d_transpose",
-    "compat.v1.layers.separable_conv2d",
+    "compat.v1.layers.separable_conv2d", "compat.v1.train.piecewise_constant", "clip_by_global_norm",
+    "compat.v1.nn.dynamic_rnn", "compat.v1.nn.static_rnn", "compat.v1.nn.bidirectional_dynamic_rnn",
+    "compat.v1.feature_column.input_layer",
 )
 """API paths under `tf` whose calls are recorded (the outermost call only)."""
 
@@ -140,12 +142,15 @@ def recording(graph: tf.Graph, calls: list[RecordedCall], optimizers: list[Recor
 
 def placeholders_like(spec: Any, name: str) -> Any:
     """Placeholders with the structure, dtypes and shapes (batch dimension free) of an element spec."""
-    def make(path, item):
-        suffix = "_".join(str(part) for part in path)
-        shape = item.shape if item.shape.rank is None else [None, *item.shape.as_list()[1:]]
-        return tf.compat.v1.placeholder(item.dtype, shape, name=f"{name}_{suffix}" if suffix else name)
-
-    return tf.nest.map_structure_with_paths(make, spec) if not isinstance(spec, tf.TensorSpec) else make((), spec)
+    if isinstance(spec, tf.TensorSpec):
+        shape = spec.shape if spec.shape.rank is None else [None, *spec.shape.as_list()[1:]]
+        return tf.compat.v1.placeholder(spec.dtype, shape, name=name)
+    if isinstance(spec, dict):
+        return {key: placeholders_like(value, f"{name}_{key}") for key, value in spec.items()}
+    if isinstance(spec, (tuple, list)):
+        return type(spec)(placeholders_like(value, f"{name}_{index}") for index, value in enumerate(spec))
+    raise PortRefused([Problem("", f"the input gives a {type(spec).__name__} ({spec})",
+                               "give dense tensors (or dicts / tuples of them) as features and labels")])
 
 
 def call_model_fn(model_fn: SourceRef, features, labels, mode: str, params: dict) -> Any:

@@ -8,7 +8,9 @@ the file:line of the `minimize` call, until twins for them exist.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import tensorflow as tf
 
@@ -50,8 +52,29 @@ class OptimizerPlan:
         return Conversion(self.where, f"tf.compat.v1.train.{self.tf1}", f"modern.optimizers.{self.constructor}", "training")
 
 
-def plan_optimizer(recorded, spell) -> OptimizerPlan | Problem:
-    """The twin of one recorded `apply_gradients` call, or the problem that stops it."""
+def _clipping(recorded, calls, spell) -> str | Problem | None:
+    """``global_clipnorm=…`` when the gradients come from `tf.clip_by_global_norm`; None when unprocessed."""
+    gradients = [gradient for gradient, _ in recorded.grads_and_vars if gradient is not None]
+    if all(gradient.op.name.startswith("gradients") for gradient in gradients):
+        return None
+    for call in calls:
+        if call.api == "tf.clip_by_global_norm":
+            clipped = {tensor.name for tensor in call.result[0] if tensor is not None}
+            norm = call.arguments.get("clip_norm")
+            if {gradient.name for gradient in gradients} <= clipped and not hasattr(norm, "op") \
+                    and call.arguments.get("use_norm") is None:
+                return f"global_clipnorm={spell(norm)}"
+    odd = next(gradient for gradient in gradients if not gradient.op.name.startswith("gradients"))
+    return Problem(recorded.where, f"the gradients are processed before apply_gradients ({odd.op.type} {odd.op.name})",
+                   "only tf.clip_by_global_norm has a twin (global_clipnorm); port other gradient processing by hand")
+
+
+def plan_optimizer(recorded, spell, calls=(), schedule: Callable[[Any], str | Problem] | None = None) -> OptimizerPlan | Problem:
+    """The twin of one recorded `apply_gradients` call, or the problem that stops it.
+
+    `schedule(tensor)` writes a learning rate computed from the global step as a
+    Keras `LearningRateSchedule` and returns the code constructing it.
+    """
     optimizer = recorded.optimizer
     kind = type(optimizer).__name__
     if kind not in OPTIMIZER_TWINS:
@@ -63,12 +86,19 @@ def plan_optimizer(recorded, spell) -> OptimizerPlan | Problem:
         value = getattr(optimizer, attribute, None)
         if value is None:
             continue
-        if isinstance(value, (tf.Tensor, tf.Variable)) or callable(value):
-            return Problem(recorded.where, f"{kind}'s {keyword} is a tensor (a schedule on the global step?)",
-                           "give it as a number, or port the schedule by hand as a keras LearningRateSchedule")
+        if callable(value) and not isinstance(value, (tf.Tensor, tf.Variable)):
+            value = value()
+        if isinstance(value, (tf.Tensor, tf.Variable)):
+            code = schedule(value) if schedule is not None and keyword == "learning_rate" else None
+            if code is None or isinstance(code, Problem):
+                return code or Problem(recorded.where, f"{kind}'s {keyword} is a tensor",
+                                       "give it as a number (only the learning rate may be computed from the global step)")
+            arguments.append(f"{keyword}={code}")
+            continue
         arguments.append(f"{keyword}={value!r}" if isinstance(value, bool) else f"{keyword}={spell(value)}")
-    for gradient, _ in recorded.grads_and_vars:
-        if gradient is not None and not gradient.op.name.startswith("gradients"):
-            return Problem(recorded.where, f"the gradients are processed before apply_gradients ({gradient.op.type} "
-                           f"{gradient.op.name})", "clipping and other gradient processing have no twin yet: port it by hand")
+    clipping = _clipping(recorded, calls, spell)
+    if isinstance(clipping, Problem):
+        return clipping
+    if clipping:
+        arguments.append(clipping)
     return OptimizerPlan(twin, ", ".join(arguments), recorded.where, kind)

@@ -11,6 +11,7 @@ names TF1 code uses, so the port switches like the model_fn does.
 """
 from __future__ import annotations
 
+import ast
 import re
 from typing import Any
 
@@ -20,7 +21,7 @@ from migrate.port.codegen import MODEL_NAME, ModelCode, PairCode, keras_model_te
 from migrate.port.emit import Names, build_program
 from migrate.port.graph import GraphView, snake, spell
 from migrate.port.inputs import USER_INPUT, plan_input
-from migrate.port.records import Port, PortRefused, Problem
+from migrate.port.records import Conversion, Port, PortRefused, Problem
 from migrate.port.registry import Porter, Progress, twins
 from migrate.port.target import SourceRef, Target
 from migrate.port.trace import ModeTrace, trace_mode
@@ -99,11 +100,42 @@ def _cut(train: ModeTrace, infer_tensor: tf.Tensor) -> list[tuple[tf.Tensor, tf.
     return cuts
 
 
-def _optimizer_plans(target: Target, train: ModeTrace, spec: tuple, spell_value) -> tuple[dict, str | None, list]:
+class ScheduleWriter:
+    """Writes a learning rate computed from the global step as the body of a Keras `LearningRateSchedule`."""
+
+    def __init__(self, trace: ModeTrace, params: dict, influence: dict | None = None) -> None:
+        self.trace, self.params, self.influence = trace, params, influence
+        self.lines: list[str] = []
+        self.conversions: list = []
+
+    def __call__(self, tensor) -> str | Problem:
+        graph = self.trace.graph
+        steps = [op for op in graph.get_operations() if op.type in ("VarHandleOp", "VariableV2")
+                 and op.name == "global_step"]
+        known = {}
+        for step in steps:
+            known[step.outputs[0].name] = "step"
+            for consumer in step.outputs[0].consumers():
+                if consumer.type in ("ReadVariableOp", "Identity"):
+                    known[consumer.outputs[0].name] = "step"
+        program = build_program(GraphView(graph, [tensor], known, self.trace.calls, self.params, spell_floats=True,
+                                          influence=self.influence),
+                                twins(), Names({"step"}))
+        if program.problems:
+            return program.problems[0]
+        if tensor.name not in program.expressions:
+            return Problem("", "the learning rate is not computed from the global step", "give it as a number")
+        self.lines = [*program.statements, f"return {program.expressions[tensor.name]}"]
+        self.conversions = [Conversion(row.where, row.construct, row.keras, "training") for row in program.conversions]
+        return "TF1LearningRate(params)"
+
+
+def _optimizer_plans(target: Target, train: ModeTrace, spec: tuple, spell_value,
+                     schedule: ScheduleWriter) -> tuple[dict, str | None, list]:
     if not train.optimizers:
         return {}, None, [Problem(target.model_fn.where, "the TRAIN graph applies no tf.compat.v1.train optimizer",
                                   "train with optimizer.minimize / apply_gradients of a tf.compat.v1.train optimizer")]
-    plan = plan_optimizer(train.optimizers[-1], spell_value)
+    plan = plan_optimizer(train.optimizers[-1], spell_value, train.calls, schedule)
     if isinstance(plan, Problem):
         return {}, None, [plan]
     selectors = [key for key, value in target.params.items() if isinstance(value, str) and value.lower() in OPTIMIZER_NAMES]
@@ -115,7 +147,8 @@ def _optimizer_plans(target: Target, train: ModeTrace, spec: tuple, spell_value)
             except PortRefused:
                 continue
             if probe.optimizers:
-                candidate = plan_optimizer(probe.optimizers[-1], spell_value)
+                candidate = plan_optimizer(probe.optimizers[-1], spell_value, probe.calls,
+                                           ScheduleWriter(probe, target.params))
                 if isinstance(candidate, OptimizerPlan) and candidate.twin not in {p.twin for p in plans.values()}:
                     plans[name] = candidate
         if len(plans) > 1:
@@ -123,13 +156,61 @@ def _optimizer_plans(target: Target, train: ModeTrace, spec: tuple, spell_value)
     return {None: plan}, None, []
 
 
+OPTIMIZER_MARK = "<optimizer>"
+"""Stands, in a param's influence, for the optimizer's own hyperparameters."""
+
+
+def _signature(trace: ModeTrace) -> dict[str, tuple]:
+    """Op name → what a param can change in it: its type, its constant, its variable's shape."""
+    parts = {}
+    for op in trace.graph.get_operations():
+        value = op.get_attr("value") if op.type == "Const" else None
+        shape = op.get_attr("shape") if op.type in ("VarHandleOp", "VariableV2") else None
+        parts[op.name] = (op.type, str(value) if value is not None else "", str(shape) if shape is not None else "")
+    parts[OPTIMIZER_MARK] = ("", _optimizer_state(trace), "")
+    return parts
+
+
+def _perturbed(value: int | float) -> int | float:
+    return value + 1 if isinstance(value, int) else value * 1.5 + 0.125
+
+
+def param_influence(target: Target, spec: tuple, base: ModeTrace) -> dict[str, frozenset]:
+    """Numeric param → the ops its change changes in the TRAIN graph (`OPTIMIZER_MARK`: the optimizer's settings).
+
+    A value in the generated code is written ``params["key"]`` only where that
+    key reaches (`migrate.port.graph.spell`): a batch size equal to a layer's
+    width is not the layer's width. A param whose change breaks the model_fn
+    reaches everything.
+    """
+    reference = _signature(base)
+    influence = {}
+    for key, value in target.params.items():
+        if key == "seed" or isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        try:
+            probe = _signature(trace_mode(target.model_fn, "train", {**target.params, key: _perturbed(value)}, spec))
+        except PortRefused:
+            influence[key] = frozenset(reference)
+            continue
+        changed = frozenset(name for name in set(reference) | set(probe) if reference.get(name) != probe.get(name))
+        if changed:
+            influence[key] = changed
+    return influence
+
+
+def _optimizer_state(trace: ModeTrace) -> str:
+    return "".join(repr(sorted((k, repr(v)) for k, v in vars(o.optimizer).items() if isinstance(v, (int, float))))
+                   for o in trace.optimizers)
+
+
 def port(target: Target, progress: Progress) -> Port:
     if target.input_fn is None:
         raise PortRefused([Problem(target.spec, "no training input function", "give --input-fn module:function")])
     params = dict(target.params)
-    spell_value = lambda value: spell(value, params)  # noqa: E731
+    spell_input = lambda value: spell(value, params)  # noqa: E731
     progress(f"port: reading the input function {target.input_fn.spelled}")
-    plan = plan_input(target.input_fn, params, spell_value)
+    plan = plan_input(target.input_fn, params, spell_input)
     progress("port: tracing model_fn in TRAIN, EVAL and PREDICT modes")
     problems: list[Problem] = []
     traces = {}
@@ -141,6 +222,9 @@ def port(target: Target, progress: Progress) -> Port:
     if problems:
         raise PortRefused(problems)
     train, infer = traces["train"], traces["infer"]
+    influence = param_influence(target, plan.element_spec, train)
+    spelled = {key: params[key] for key in influence}
+    spell_value = lambda value: spell(value, spelled, {OPTIMIZER_MARK}, influence)  # noqa: E731
     if train.spec.loss is None or train.spec.train_op is None:
         raise PortRefused([Problem(target.model_fn.where, "model_fn gives no loss or no train_op in TRAIN mode",
                                    "return EstimatorSpec(mode, loss=..., train_op=...) in TRAIN mode")])
@@ -153,7 +237,7 @@ def port(target: Target, progress: Progress) -> Port:
         if op.name not in dependent and op.type not in ("Const", "VarHandleOp", "VariableV2", "ReadVariableOp"):
             loss_known.update({tensor.name: f"{FRONTIER}{tensor.name}{FRONTIER}" for tensor in op.outputs})
     loss_known.update(label_exprs)
-    loss = build_program(GraphView(train.graph, [train.spec.loss], loss_known, train.calls, params), twins(), Names())
+    loss = build_program(GraphView(train.graph, [train.spec.loss], loss_known, train.calls, spelled, influence=influence), twins(), Names())
     referenced = re.findall(f"{FRONTIER}(.+?){FRONTIER}", "\n".join([*loss.statements, loss.expressions.get(train.spec.loss.name, "")]))
     frontier = [train.graph.get_tensor_by_name(name) for name in dict.fromkeys(referenced)]
     predictions = _predictions(infer)
@@ -168,10 +252,10 @@ def port(target: Target, progress: Progress) -> Port:
     names = Names()
     outputs: dict[str, str] = {}
     forward_targets = [*frontier, *mapped.values(), *(twin for _, twin in cuts)]
-    forward = build_program(GraphView(train.graph, forward_targets, feature_exprs, train.calls, params), twins(), names)
+    forward = build_program(GraphView(train.graph, forward_targets, feature_exprs, train.calls, spelled, influence=influence), twins(), names)
     tail = build_program(GraphView(infer.graph, list(tails.values()),
                                    {infer_tensor.name: forward.expressions.get(twin.name, "") for infer_tensor, twin in cuts},
-                                   infer.calls, params), twins(), names)
+                                   infer.calls, spelled, influence=influence), twins(), names)
     for key, tensor in mapped.items():
         outputs[key] = forward.expressions.get(tensor.name, "None")
     for key, tensor in tails.items():
@@ -182,7 +266,8 @@ def port(target: Target, progress: Progress) -> Port:
         sentinel = f"{FRONTIER}{tensor.name}{FRONTIER}"
         loss.statements = [line.replace(sentinel, f"outputs[{key!r}]") for line in loss.statements]
         loss.expressions = {name: text.replace(sentinel, f"outputs[{key!r}]") for name, text in loss.expressions.items()}
-    optimizers, selector, optimizer_problems = _optimizer_plans(target, train, plan.element_spec, spell_value)
+    schedule = ScheduleWriter(train, spelled, influence)
+    optimizers, selector, optimizer_problems = _optimizer_plans(target, train, plan.element_spec, spell_value, schedule)
     problems = forward.problems + tail.problems + loss.problems + optimizer_problems
     if problems:
         raise PortRefused(_unique(problems))
@@ -198,12 +283,13 @@ def port(target: Target, progress: Progress) -> Port:
         else loss.expressions[train.spec.loss.name],
         optimizers={key: plan_.constructor for key, plan_ in optimizers.items()}, optimizer_param=selector,
         twin_classes=[plan_.twin for plan_ in optimizers.values()], sample_features=_sample(plan.element_spec[0]),
+        schedule_lines=schedule.lines,
     )
     pair = PairCode(origin=target.spec, sources=_sources(target), bindings=_bindings(target), params=_json_params(params),
                     variable_map=variable_map, input_code=plan.code, uses_input_arrays=plan.kind == "rewritten",
-                    values={"PREDICTION_KEY": target.values["PREDICTION_KEY"]} if "PREDICTION_KEY" in target.values else {})
+                    values={})
     conversions = [plan.conversion, *forward.conversions, *tail.conversions, *loss.conversions,
-                   *(plan_.conversion for plan_ in optimizers.values())]
+                   *schedule.conversions, *(plan_.conversion for plan_ in optimizers.values())]
     notes = [note for note in (plan.note,) if note]
     if any("Dropout" in layer.constructor for layer in layers):
         notes.append("dropout draws other random numbers in Keras: with a rate above 0 the port holds parity in the "
@@ -225,7 +311,15 @@ def _unique(problems: list[Problem]) -> list[Problem]:
 
 
 def _json_params(params: dict) -> dict:
-    return {key: value for key, value in params.items() if isinstance(value, (str, int, float, bool, type(None)))}
+    """The params the generated pair can spell as Python literals (numbers, text, tuples, lists, dicts of them)."""
+    kept = {}
+    for key, value in params.items():
+        try:
+            if ast.literal_eval(repr(value)) == value:
+                kept[key] = value
+        except (ValueError, SyntaxError):
+            continue
+    return kept
 
 
 def _source_spec(ref: SourceRef) -> tuple[str, str | None]:

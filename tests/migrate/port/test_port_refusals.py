@@ -107,3 +107,39 @@ def test_a_small_model_fn_ports_and_holds(tmp_path, capsys):
     target = write_target(tmp_path)
     assert main(["port", str(target), "--out", str(tmp_path / "out"), "--steps", "2"]) == 0
     assert "parity holds over 2 steps" in capsys.readouterr().out
+
+
+TRAINING_BODY = """
+def model_fn(features, labels, mode, params):
+    training = mode == tf.estimator.ModeKeys.TRAIN
+    net = tf.compat.v1.layers.dense(features, params["hidden"], name="hidden")
+    net = tf.nn.relu(tf.compat.v1.layers.batch_normalization(net, training=training, name="bn"))
+    logits = tf.compat.v1.layers.dense(net, 2, name="logits")
+    if mode == tf.estimator.ModeKeys.PREDICT:
+        return tf.estimator.EstimatorSpec(mode, predictions={"logits": logits})
+    loss = tf.compat.v1.losses.sparse_softmax_cross_entropy(labels, logits)
+    if mode == tf.estimator.ModeKeys.EVAL:
+        return tf.estimator.EstimatorSpec(mode, loss=loss)
+    step = tf.compat.v1.train.get_or_create_global_step()
+    rate = tf.compat.v1.train.exponential_decay(params["learning_rate"], step, 2, 0.5, staircase=True)
+    optimizer = tf.compat.v1.train.MomentumOptimizer(rate, 0.9)
+    gradients, variables = zip(*optimizer.compute_gradients(loss))
+    gradients, _ = tf.clip_by_global_norm(gradients, 1.0)
+    with tf.control_dependencies(tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.UPDATE_OPS)):
+        train_op = optimizer.apply_gradients(zip(gradients, variables), global_step=step)
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+PARAMS = {"hidden": 3, "learning_rate": 0.5}
+"""
+
+
+def test_batch_norm_schedule_and_clipping_port_and_hold(tmp_path, capsys):
+    target = tmp_path / "target.py"
+    target.write_text(INPUT_FN + TRAINING_BODY)
+    assert main(["port", str(target), "--out", str(tmp_path / "out"), "--steps", "4"]) == 0
+    assert "parity holds over 4 steps" in capsys.readouterr().out
+    source = (tmp_path / "out" / "keras_model.py").read_text()
+    assert "keras.layers.BatchNormalization(name='bn')" in source
+    assert "keras.layers.Dense(params['hidden'], name='hidden')" in source
+    assert "class TF1LearningRate(keras.optimizers.schedules.LearningRateSchedule)" in source
+    assert "Momentum(learning_rate=TF1LearningRate(params), momentum=0.9, use_nesterov=False, global_clipnorm=1.0)" in source
