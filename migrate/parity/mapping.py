@@ -432,10 +432,19 @@ class _Inference:
 
     # 5. unique shapes --------------------------------------------------------------------------------------------
     def by_unique_shape(self) -> None:
+        """A shape only one weight on each side has; then a partner only one transform (or shape) allows, both ways."""
         changed = True
         while changed:
             modern, legacy = self.free_modern(), self.free_legacy()
             found = []
+            for weight in legacy:
+                same = [w for w in modern if w.shape == weight.shape]
+                if len(same) == 1 and [w for w in legacy if w.shape == weight.shape] == [weight]:
+                    found.append((weight, same[0], None))
+            if found:
+                for weight, other, transform in found:
+                    self.add([weight], [other], transform, "unique shape")
+                continue
             for weight in legacy:
                 options = self.candidates(weight, modern, legacy_side=True)
                 if len(options) == 1 and len(self.candidates(options[0][0], legacy, legacy_side=False)) == 1:
@@ -446,7 +455,9 @@ class _Inference:
 
     # 6. creation order -------------------------------------------------------------------------------------------
     def by_creation_order(self) -> bool:
-        legacy, modern = self.free_legacy(), self.free_modern()
+        """Both sides' remaining weights in creation order (within a layer by role: LayerNorm's beta/gamma are created
+        in either order), paired when every pair fits and the names do not argue for another pairing."""
+        legacy, modern = _roles_sorted(self.free_legacy()), _roles_sorted(self.free_modern())
         if len(legacy) != len(modern):
             return False
         pairs = [(a, b, _inferred_transform(a.shape, b.shape)) for a, b in zip(legacy, modern)]
@@ -466,6 +477,20 @@ class _Inference:
         for a, b, (_, transform) in pairs:
             self.add([a], [b], transform, "creation order")
         return True
+
+
+def _roles_sorted(weights: Sequence[Weight]) -> list[Weight]:
+    """The weights in their order, each run of one layer's weights (same scope) sorted by role (kernel, bias, ...)."""
+    result: list[Weight] = []
+    run: list[Weight] = []
+    for weight in [*weights, None]:
+        scope = weight.name.rpartition("/")[0] if weight is not None else None
+        if run and (weight is None or scope != run[0].name.rpartition("/")[0]):
+            result += sorted(run, key=lambda w: _canonical(w.name)[-1])
+            run = []
+        if weight is not None:
+            run.append(weight)
+    return result
 
 
 def _names_agree(left: list[str], right: list[str], exact: bool) -> bool:
@@ -585,7 +610,11 @@ def _similarity(tf1: Weight, keras: Weight, tf1_rank: float, keras_rank: float) 
     """How alike two candidates are: name (shared words, role) and layer type first, then closeness in creation order."""
     kinds = _kind("/".join(_canonical(tf1.name)[:-1])), _kind(keras.layer or "/".join(_canonical(keras.name)[:-1]))
     kind = 1 if kinds[0] and kinds[0] == kinds[1] else 0
-    return (_name_score(tf1, keras) + kind, -abs(tf1_rank - keras_rank))
+    return (_name_score(tf1, keras) + kind + (1 if tf1.shape == keras.shape else 0), -abs(tf1_rank - keras_rank))
+
+
+MAX_SHOWN = 5
+"""Candidates listed per ambiguous weight (best first); the proposal below the list names every one anyway."""
 
 
 def _proposal(state: _Inference, constants: tuple[Mapping[str, Any], Mapping[str, Any]]) -> str:
@@ -599,8 +628,9 @@ def _proposal(state: _Inference, constants: tuple[Mapping[str, Any], Mapping[str
         options = state.candidates(weight, modern, legacy_side=True)
         ranked = sorted(options, key=lambda item: _similarity(weight, item[0], legacy_rank[weight.name],
                                                                 modern_rank[item[0].name]), reverse=True)
-        lines.append(f"  {weight.name} {show_shape(weight.shape)} could be any of: "
-                     f"{', '.join(o.name + (f' ({t.name})' if t else '') for o, t in ranked)}")
+        shown = ", ".join(o.name + (f" ({t.name})" if t else "") for o, t in ranked[:MAX_SHOWN])
+        more = f" and {len(ranked) - MAX_SHOWN} more" if len(ranked) > MAX_SHOWN else ""
+        lines.append(f"  {weight.name} {show_shape(weight.shape)} could be any of: {shown}{more}")
         scored += [(_similarity(weight, o, legacy_rank[weight.name], modern_rank[o.name]), weight, o, t) for o, t in options]
     used_legacy: set[str] = set()
     used_modern: set[str] = set()

@@ -92,6 +92,51 @@ def test_a_transform_whose_output_shape_does_not_fit_is_never_inferred():
         infer_mapping(legacy, modern)
 
 
+def bert_like(layers):
+    """google-research/bert's TF1 variables (LayerNorm: beta before gamma) and an idiomatic Keras rebuild's weights."""
+    d, heads, head_dim, inner, classes = 8, 2, 4, 16, 3
+    legacy = [("bert/embeddings/word_embeddings", (50, d)), ("bert/embeddings/LayerNorm/beta", (d,)),
+              ("bert/embeddings/LayerNorm/gamma", (d,))]
+    modern = [("word_embeddings/embeddings", (50, d)), ("embeddings_norm/gamma", (d,)), ("embeddings_norm/beta", (d,))]
+    for layer in range(layers):
+        tf1, keras = f"bert/encoder/layer_{layer}/", f"layer_{layer}_"
+        for name in ("query", "key", "value"):
+            legacy += [(f"{tf1}attention/self/{name}/kernel", (d, d)), (f"{tf1}attention/self/{name}/bias", (d,))]
+            modern += [(f"{keras}attention/{name}/kernel", (d, heads, head_dim)), (f"{keras}attention/{name}/bias", (heads, head_dim))]
+        legacy += [(f"{tf1}attention/output/dense/kernel", (d, d)), (f"{tf1}attention/output/dense/bias", (d,)),
+                   (f"{tf1}attention/output/LayerNorm/beta", (d,)), (f"{tf1}attention/output/LayerNorm/gamma", (d,)),
+                   (f"{tf1}intermediate/dense/kernel", (d, inner)), (f"{tf1}intermediate/dense/bias", (inner,)),
+                   (f"{tf1}output/dense/kernel", (inner, d)), (f"{tf1}output/dense/bias", (d,))]
+        modern += [(f"{keras}attention/attention_output/kernel", (heads, head_dim, d)),
+                   (f"{keras}attention/attention_output/bias", (d,)), (f"{keras}attention_norm/gamma", (d,)),
+                   (f"{keras}attention_norm/beta", (d,)), (f"{keras}intermediate/kernel", (d, inner)),
+                   (f"{keras}intermediate/bias", (inner,)), (f"{keras}output/kernel", (inner, d)), (f"{keras}output/bias", (d,))]
+    legacy += [("bert/pooler/dense/kernel", (d, d)), ("bert/pooler/dense/bias", (d,)), ("output_weights", (classes, d)),
+               ("output_bias", (classes,))]
+    modern += [("pooler/kernel", (d, d)), ("pooler/bias", (d,)), ("classifier/kernel", (d, classes)), ("classifier/bias", (classes,))]
+    return weights(*legacy), weights(*modern)
+
+
+def test_a_bert_like_encoder_maps_onto_multi_head_attention_without_a_variable_map():
+    legacy, modern = bert_like(layers=2)
+    constant = lambda name: 0.0 if name.endswith(("bias", "beta")) else 1.0 if name.endswith("gamma") else None  # noqa: E731
+    matches = infer_mapping(legacy, modern, legacy_constants={w.name: constant(w.name) for w in legacy},
+                            modern_constants={w.name: constant(w.name) for w in modern})
+    pairs = {m.legacy.name: (m.modern.name, m.transform_name) for m in matches}
+    assert pairs["bert/encoder/layer_1/attention/self/key/kernel"] == ("layer_1_attention/key/kernel", "mha_qkv_kernel")
+    assert pairs["bert/encoder/layer_1/attention/self/key/bias"] == ("layer_1_attention/key/bias", "mha_qkv_bias")
+    assert pairs["bert/encoder/layer_0/attention/output/dense/kernel"] == ("layer_0_attention/attention_output/kernel",
+                                                                          "mha_output_kernel")
+    assert pairs["bert/encoder/layer_0/attention/output/LayerNorm/gamma"] == ("layer_0_attention_norm/gamma", "-")
+    assert pairs["bert/pooler/dense/kernel"] == ("pooler/kernel", "-")
+    assert pairs["output_weights"] == ("classifier/kernel", "transposed_dense")
+    norms = [(m.legacy.name.rpartition("/")[2], m.modern.name.rpartition("/")[2]) for m in matches
+             if m.legacy.name.endswith(("beta", "gamma"))]
+    assert len(norms) == 6 and all(tf1 == keras for tf1, keras in norms), "beta and gamma are created in either order"
+    assert [m.modern.name for m in matches if m.unverified][:3] == ["embeddings_norm/beta", "embeddings_norm/gamma",
+                                                                    "layer_0_attention/attention_output/bias"]
+
+
 def test_lstm_and_gru_cells_are_recognised_by_their_layout():
     legacy = weights(("rnn/lstm_cell/kernel", (7, 12)), ("rnn/lstm_cell/bias", (12,)),
                      ("rnn2/gru_cell/gates/kernel", (6, 6)), ("rnn2/gru_cell/gates/bias", (6,)),
