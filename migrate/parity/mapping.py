@@ -400,15 +400,22 @@ class _Inference:
 
     # 2. names ----------------------------------------------------------------------------------------------------
     def by_name(self) -> None:
+        """Equal names, then names one of which is the other's tail (2 parts or more), both unique."""
         for exact in (True, False):
-            modern = self.free_modern()
+            key = _canonical_tuple if exact else (lambda name: _canonical_tuple(name)[-2:])
+            buckets: dict[tuple[str, ...], tuple[list[Weight], list[Weight]]] = {}
+            for side, weights in ((0, self.free_legacy()), (1, self.free_modern())):
+                for weight in weights:
+                    buckets.setdefault(key(weight.name), ([], []))[side].append(weight)
             for weight in self.free_legacy():
+                legacy, modern = buckets[key(weight.name)]
                 tokens = _canonical(weight.name)
                 twins = [m for m in modern if m.name not in self.taken_modern and _names_agree(tokens, _canonical(m.name), exact)]
                 if len(twins) != 1:
                     continue
                 twin = twins[0]
-                rivals = [w for w in self.free_legacy() if _names_agree(_canonical(w.name), _canonical(twin.name), exact)]
+                rivals = [w for w in legacy if w.name not in self.taken_legacy
+                          and _names_agree(_canonical(w.name), _canonical(twin.name), exact)]
                 fits, transform = _inferred_transform(weight.shape, twin.shape)
                 if fits and rivals == [weight]:
                     self.add([weight], [twin], transform, "name")
@@ -596,8 +603,9 @@ def _no_counterpart(state: _Inference) -> str | None:
             "or model_fn, or map the weights in variable_map.")
 
 
-def _scope_words(name: str) -> set[str]:
-    return {part for token in _canonical(name)[:-1] for part in re.split(r"[_\d]+", token.lower()) if part}
+@functools.lru_cache(maxsize=8192)
+def _scope_words(name: str) -> frozenset[str]:
+    return frozenset(part for token in _canonical(name)[:-1] for part in re.split(r"[_\d]+", token.lower()) if part)
 
 
 def _name_score(tf1: Weight, keras: Weight) -> int:
