@@ -162,6 +162,10 @@ def to_tf1_layout(matches: Sequence[Match], keras_values: Mapping[str, Any]) -> 
     return result
 
 
+FORGET_BIAS_NOTE = ("lstm_bias folds TF1's default forget_bias 1.0 into the bias; a cell built with another needs "
+                    "lstm_bias(forget_bias=...) in variable_map")
+
+
 def mapping_table(matches: Sequence[Match]) -> str:
     """The table `migrate parity --show-mapping` prints: TF1 name, shape → Keras path, shape, transform, how."""
     header = ("TF1 variable", "shape", "Keras weight", "shape", "transform", "matched by")
@@ -172,6 +176,8 @@ def mapping_table(matches: Sequence[Match]) -> str:
     notes = sorted({f"note: {m.transform.name}: {m.transform.rounding}; expect rounding-level differences"
                     for m in matches if m.transform is not None and m.transform.rounding})
     notes += sorted({f"note: {m.unverified}" for m in matches if m.unverified})
+    notes += sorted({f"note: {m.tf1_label} → {m.modern.name}: {FORGET_BIAS_NOTE}" for m in matches
+                     if m.transform is not None and m.transform.name == "lstm_bias" and m.how != "variable_map"})
     return "\n".join([line(header), *(line(row) for row in rows), *notes])
 
 

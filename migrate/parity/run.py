@@ -24,7 +24,7 @@ from migrate.core.scenarios import SCENARIOS
 from migrate.parity import trace as traces
 from migrate.parity.compare import compare_events, compare_losses, compare_metrics
 from migrate.parity.config import ParityConfig
-from migrate.parity.mapping import MappingError, Match, Weight, infer_mapping, to_keras_layout
+from migrate.parity.mapping import FORGET_BIAS_NOTE, MappingError, Match, Weight, infer_mapping, to_keras_layout
 from migrate.parity.pair import Pair, PairError
 from migrate.parity.result import ParityResult
 from migrate.parity.serving.stage import record_legacy_export, serving_stage
@@ -327,6 +327,8 @@ def forward_stage(pair: Pair, legacy: dict, modern, first_batch, tolerance: floa
         if notes and stage.details.get("relative", float("inf")) <= ROUNDING_LEVEL:
             stage.message += "; the mapping's transforms predict rounding-level differences here: " + "; ".join(notes)
             stage.details["transform_rounding"] = notes
+        elif any(m.transform is not None and m.transform.name == "lstm_bias" for m in matches):
+            stage.message += f"; {FORGET_BIAS_NOTE}"
         located = locate_forward_difference(matches, legacy["forward"].get("layer_inputs") or {},
                                             modern.layer_inputs(first_batch[0]), tolerance)
         if located is not None:

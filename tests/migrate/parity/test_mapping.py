@@ -154,6 +154,12 @@ def test_lstm_and_gru_cells_are_recognised_by_their_layout():
     ]
 
 
+def test_an_inferred_lstm_bias_says_which_forget_bias_it_assumed():
+    legacy = weights(("rnn/lstm_cell/kernel", (7, 12)), ("rnn/lstm_cell/bias", (12,)))
+    modern = weights(("lstm/kernel", (4, 12)), ("lstm/recurrent_kernel", (3, 12)), ("lstm/bias", (12,)))
+    assert "lstm_bias folds TF1's default forget_bias 1.0" in mapping_table(infer_mapping(legacy, modern))
+
+
 def test_variable_map_with_transforms_converts_both_ways():
     legacy = weights(("rnn/lstm_cell/kernel", (7, 12)), ("rnn/lstm_cell/bias", (12,)), ("out/w", (5, 3)))
     modern = weights(("lstm/kernel", (4, 12)), ("lstm/recurrent_kernel", (3, 12)), ("lstm/bias", (12,)),
