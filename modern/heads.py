@@ -78,12 +78,17 @@ class Head:
         return SquaredError(reduction=reduction, name="loss")
 
     def encode_labels(self, labels: tf.Tensor) -> tf.Tensor:
-        """Label ids from `label_vocabulary` (TF1's ``class_id_lookup``), cast as the head casts them."""
+        """Label ids from `label_vocabulary` (TF1's ``class_id_lookup``), cast as the head casts them.
+
+        The lookup is a comparison with the vocabulary, not a table, so it
+        runs inside `Dataset.map`; an unknown label becomes -1 (TF1's lookup
+        default, which its range check then rejects).
+        """
         if self.label_vocabulary is not None:
-            keys = tf.constant(list(self.label_vocabulary))
-            table = tf.lookup.StaticHashTable(
-                tf.lookup.KeyValueTensorInitializer(keys, tf.range(tf.size(keys, out_type=tf.int64))), -1)
-            labels = table.lookup(labels)
+            vocabulary = tf.constant(list(self.label_vocabulary))
+            matches = tf.equal(tf.expand_dims(labels, -1), vocabulary)
+            labels = tf.where(tf.reduce_any(matches, -1), tf.argmax(tf.cast(matches, tf.int64), -1),
+                              tf.constant(-1, tf.int64))
         if self.kind == "multi_class":
             return tf.cast(labels, tf.int64)
         return tf.cast(labels, tf.float32)

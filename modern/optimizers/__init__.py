@@ -12,6 +12,7 @@ from modern.optimizers.adam import Adam
 from modern.optimizers.ftrl import Ftrl
 from modern.optimizers.gradient_descent import GradientDescent
 from modern.optimizers.momentum import Momentum
+from modern.optimizers.parts import Parts
 from modern.optimizers.rmsprop import RMSProp
 
-__all__ = ["Adagrad", "Adam", "Ftrl", "GradientDescent", "Momentum", "RMSProp"]
+__all__ = ["Adagrad", "Adam", "Ftrl", "GradientDescent", "Momentum", "Parts", "RMSProp"]

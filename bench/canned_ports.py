@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""`migrate port` on canned estimators: each source ported, then proven with every optimizer it offers.
+
+    .venv/bin/python -m bench.canned_ports            # all sources, 200 steps each (minutes)
+    .venv/bin/python -m bench.canned_ports --quick    # print the table, write nothing
+
+Sources: examples/canned_dnn (DNNClassifier, the hand-written pair's TF1 half
+is all the port reads) and examples/canned_estimators (LinearClassifier,
+DNNRegressor, DNNLinearCombinedClassifier with crossed and embedding
+columns), all on the pinned penguins. Each is ported once (`port_canned`,
+no check), then ``migrate parity --pair OUT/pair.py --optimizer NAME`` runs
+for each name in the source's ``LEARNING_RATES`` ("sgd" and "canned" — the
+estimator's own default optimizers — for the new sources). The verdict,
+max |Δloss| and first failing stage come from ``parity-summary.json``.
+Results: bench/results/canned_ports.{json,md}.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from bench.common import RESULTS, ROOT, machine, markdown_table, publish, timestamp
+
+WORK = ROOT / "bench" / ".work" / "canned_ports"
+SOURCES = {
+    "canned_dnn (DNNClassifier)": ROOT / "examples" / "canned_dnn" / "pair.py",
+    "LinearClassifier": ROOT / "examples" / "canned_estimators" / "linear_classifier.py",
+    "DNNRegressor": ROOT / "examples" / "canned_estimators" / "dnn_regressor.py",
+    "DNNLinearCombinedClassifier": ROOT / "examples" / "canned_estimators" / "wide_deep.py",
+}
+
+
+def port(name: str, source: Path) -> tuple[Path, int, list[str]]:
+    from migrate.port.canned import port_canned
+
+    out = WORK / source.stem
+    result = port_canned(source, out, check=False, force=True)
+    if result is None:
+        return out, 2, [f"{name}: no canned estimator found"]
+    return out, result.exit_code, result.refusals
+
+
+def prove(out: Path, optimizer: str) -> dict:
+    parity = out / f"parity-{optimizer}"
+    command = [sys.executable, "-m", "migrate", "parity", "--pair", str(out / "pair.py"), "--optimizer", optimizer,
+               "--out", str(parity)]
+    completed = subprocess.run(command, capture_output=True, text=True)
+    summary_file = parity / "parity-summary.json"
+    if not summary_file.is_file():
+        return {"exit": completed.returncode, "verdict": "no summary", "detail": completed.stderr.strip()[-500:]}
+    summary = json.loads(summary_file.read_text())
+    stages = {stage["stage"]: stage for stage in summary["stages"]}
+    steps = stages.get("n-steps", {})
+    return {"exit": completed.returncode, "verdict": "holds" if summary["ok"] else "broken",
+            "first_failing_stage": summary["first_failing_stage"], "n_steps": steps.get("message", ""),
+            "metrics": summary.get("metrics", {}).get("compared", [])}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="print the table, write no result files")
+    parser.add_argument("--only", nargs="*", help="names of SOURCES to run (default all)")
+    args = parser.parse_args(argv)
+    rows, results = [], []
+    for name, source in SOURCES.items():
+        if args.only and name not in args.only:
+            continue
+        out, code, refusals = port(name, source)
+        if code != 0:
+            results.append({"source": name, "port_exit": code, "refusals": refusals})
+            rows.append((name, "—", f"refused: {'; '.join(refusals)}", "", ""))
+            continue
+        rates = _learning_rates(source)
+        for optimizer in rates:
+            outcome = prove(out, optimizer)
+            results.append({"source": name, "optimizer": optimizer, **outcome})
+            rows.append((name, optimizer, outcome["verdict"], outcome.get("n_steps", ""),
+                         outcome.get("first_failing_stage") or "—"))
+            print(f"[canned_ports] {name} --optimizer {optimizer}: {outcome['verdict']} {outcome.get('n_steps', '')}",
+                  file=sys.stderr, flush=True)
+    markdown = "\n".join([
+        f"# Canned estimators ported and proven ({timestamp()})", "",
+        markdown_table(("source", "--optimizer", "verdict", "N training steps", "first failing stage"), rows), ""])
+    publish("canned_ports", {"machine": machine(), "results": results}, markdown, RESULTS, args.quick)
+    return 0 if all(result.get("verdict") == "holds" for result in results) else 1
+
+
+def _learning_rates(source: Path) -> list[str]:
+    import ast
+
+    for node in ast.parse(source.read_text()).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "LEARNING_RATES" for t in node.targets):
+            return [key.value for key in node.value.keys]
+    return ["sgd"]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,168 @@
+"""`port_canned`: port the canned estimator behind a pair file's `model_fn` to Keras, and prove it.
+
+Steps: import the source file (only its TF1 half: `model_fn`,
+`train_input_fn`, `eval_input_fn`, `PARAMS`, `LEARNING_RATES`); trace the
+`model_fn` (once per optimizer choice the pair offers) to read the canned
+estimator; write ``keras_model.py`` and ``pair.py``; build the Keras model
+once to check every canned variable has its Keras weight of the same shape;
+run ``migrate parity`` on the written pair (unless ``check=False``); write
+``PORT.md`` with what became what and the verdict. Exit codes: 0 parity
+holds (or not checked), 1 parity broken, 2 refused (PORT.md says why; no
+keras_model.py or pair.py is left behind).
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from migrate.port.canned.capture import capture
+from migrate.port.canned.emit import COPIED_VALUES, keras_model_source, keras_weight_name, pair_source, strip_partition
+from migrate.port.canned.record import CannedEstimator, CannedRefusal, OptimizerUse
+
+WRITTEN = ("keras_model.py", "pair.py")
+
+
+@dataclass
+class CannedPort:
+    """What a canned port wrote and found: the estimator, the files, the column table, the verdict."""
+
+    record: CannedEstimator | None
+    out: Path
+    exit_code: int
+    refusals: list[str] = field(default_factory=list)
+    column_rows: list[tuple[str, str]] = field(default_factory=list)
+    variable_map: dict[str, str] = field(default_factory=dict)
+    verdict: str = "not checked (--no-check)"
+
+
+def load_source(path: Path) -> ModuleType:
+    """Import the source file by path (its folder on sys.path, as pair files are loaded)."""
+    spec = importlib.util.spec_from_file_location(f"migrate_canned_source_{abs(hash(str(path))) & 0xFFFF:x}", path)
+    if spec is None or spec.loader is None:
+        raise CannedRefusal([f"{path} cannot be imported as a Python module"])
+    module = importlib.util.module_from_spec(spec)
+    if str(path.parent) not in sys.path:
+        sys.path.insert(0, str(path.parent))
+    spec.loader.exec_module(module)
+    return module
+
+
+Variants = dict[str | None, tuple[dict[str, Any], list[OptimizerUse]]]
+"""``params["optimizer"]`` choice (None: the pair has no choice) → (the params traced, the optimizers applied)."""
+
+
+def trace_variants(module: ModuleType, params: dict[str, Any]) -> tuple[CannedEstimator | None, Variants]:
+    """The canned record at `params`, and the optimizers per ``params["optimizer"]`` choice the pair offers."""
+    record = capture(module.model_fn, module.train_input_fn, params)
+    if record is None:
+        return None, {}
+    rates = getattr(module, "LEARNING_RATES", None)
+    if "optimizer" not in params or not isinstance(rates, dict):
+        return record, {None: (params, record.optimizers)}
+    variants: Variants = {}
+    for choice, rate in rates.items():
+        chosen = {**params, "optimizer": choice, "learning_rate": rate}
+        traced = capture(module.model_fn, module.train_input_fn, chosen)
+        variants[choice] = (chosen, traced.optimizers if traced else [])
+    return record, variants
+
+
+def port_canned(source: Path, out: Path, *, check: bool = True, force: bool = False) -> CannedPort | None:
+    """Port the canned estimator in `source` into `out`; None when its model_fn builds no canned estimator."""
+    source = source.resolve()
+    module = load_source(source)
+    params = dict(getattr(module, "PARAMS", None) or {})
+    try:
+        record, variants = trace_variants(module, params)
+        if record is None:
+            return None
+        keras_text, rows = keras_model_source(record, variants, params, source.name)
+    except CannedRefusal as refusal:
+        port = CannedPort(None, out, 2, refusals=refusal.reasons)
+        _write_port_md(port, source)
+        return port
+    if out.exists() and any(out.iterdir()) and not force:
+        raise FileExistsError(f"{out} exists and is not empty; pass --force to overwrite it.")
+    out.mkdir(parents=True, exist_ok=True)
+    variable_map = {strip_partition(name): keras_weight_name(name) for name in record.tf1_variables}
+    names = {name: hasattr(module, name) for name in ("eval_input_fn", *COPIED_VALUES)}
+    (out / "keras_model.py").write_text(keras_text)
+    (out / "pair.py").write_text(pair_source(record, source, names, variable_map))
+    port = CannedPort(record, out, 0, column_rows=rows, variable_map=variable_map)
+    problems = _check_weights(out, record, variable_map, params)
+    if problems:
+        for name in WRITTEN:
+            (out / name).unlink(missing_ok=True)
+        port.exit_code, port.refusals = 2, problems
+    elif check:
+        port.exit_code, port.verdict = run_parity(out / "pair.py")
+    _write_port_md(port, source)
+    return port
+
+
+def _check_weights(out: Path, record: CannedEstimator, variable_map: dict[str, str],
+                   params: dict[str, Any]) -> list[str]:
+    """Build the written Keras model once: every canned variable must name a Keras weight of its shape."""
+    module = load_source(out / "keras_model.py")
+    model = module.build_model(params)
+    weights = {(getattr(v, "path", None) or v.name).split(":")[0]: tuple(v.shape) for v in model.trainable_weights}
+    shapes = {strip_partition(name): shape for name, shape in record.tf1_variables.items()}
+    problems = []
+    for tf1_name, keras_name in variable_map.items():
+        if keras_name not in weights:
+            problems.append(f"canned variable {tf1_name} has no Keras weight {keras_name} (Keras has {sorted(weights)})")
+        elif weights[keras_name] != shapes[tf1_name]:
+            problems.append(f"{tf1_name} {shapes[tf1_name]} vs {keras_name} {weights[keras_name]}")
+    unmatched = sorted(set(weights) - set(variable_map.values()))
+    if unmatched:
+        problems.append(f"Keras weights with no canned variable: {unmatched}")
+    return problems
+
+
+def run_parity(pair: Path) -> tuple[int, str]:
+    """``migrate parity --pair PAIR`` in a child process: its exit code and the last lines it printed."""
+    command = [sys.executable, "-m", "migrate", "parity", "--pair", str(pair), "--out", str(pair.parent / "parity")]
+    result = subprocess.run(command, capture_output=True, text=True, env=os.environ.copy())
+    lines = [line for line in (result.stdout + result.stderr).splitlines() if line.strip()]
+    verdict = "\n".join(lines[-12:])
+    code = result.returncode if result.returncode in (0, 1) else 2
+    return code, f"`{' '.join(command[1:])}` exited {result.returncode}:\n\n```\n{verdict}\n```"
+
+
+def _write_port_md(port: CannedPort, source: Path) -> None:
+    port.out.mkdir(parents=True, exist_ok=True)
+    lines = ["# Port of a canned estimator", "", f"Source: `{source}`", ""]
+    if port.record is None or port.refusals:
+        lines += ["**Refused** — no Keras model was written:", "", *[f"- {reason}" for reason in port.refusals], ""]
+        (port.out / "PORT.md").write_text("\n".join(lines))
+        return
+    record = port.record
+    lines += [
+        f"Estimator: `{record.module}.{record.class_name}` ({record.api}), built at `{record.created_at}`.",
+        "",
+        f"Head: {record.head.code()} — loss reduction `{record.head.loss_reduction}`.",
+        "",
+        "| TF1 feature column | Keras twin (modern.feature_columns) |",
+        "|---|---|",
+        *[f"| `{column}` | {twin} |" for column, twin in port.column_rows],
+        "",
+        "| TF1 optimizer | part | arguments |",
+        "|---|---|---|",
+        *[f"| `{use.tf1_class}` | {use.part} | `{use.arguments}` |" for use in record.optimizers],
+        "",
+        "| canned variable | Keras weight |",
+        "|---|---|",
+        *[f"| `{tf1}` | `{keras}` |" for tf1, keras in port.variable_map.items()],
+        "",
+    ]
+    if record.dropout:
+        lines += [f"Dropout {record.dropout}: Keras draws other random masks than TF1; training parity with dropout "
+                  "is statistical, not step by step.", ""]
+    lines += ["## Parity", "", port.verdict, ""]
+    (port.out / "PORT.md").write_text("\n".join(lines))

@@ -1,0 +1,104 @@
+"""`port_canned` on a canned wide & deep estimator built by a source file it has never seen: port, then prove.
+
+The source is written here (synthetic rows, no download): a v1
+`DNNLinearCombinedClassifier` with its default optimizers (Ftrl for the
+linear part, Adagrad for the DNN part), a crossed column, a bucketized
+column, a vocabulary with an OOV bucket and missing values embedded with
+``sqrtn``, a hashed column as an indicator and a normalised numeric column.
+The written pair must hold exact parity (3 steps; the full 200-step figures
+for the penguin sources are in bench/results/canned_ports.md).
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+pytestmark = pytest.mark.estimator
+
+SOURCE = textwrap.dedent('''
+    import numpy as np
+    import tensorflow as tf
+
+    fc = tf.compat.v1.feature_column
+    PARAMS = {"batch_size": 8}
+    _rng = np.random.default_rng(3)
+    _ROWS = 48
+    _FEATURES = {
+        "age": _rng.uniform(10, 70, size=(_ROWS, 1)).astype(np.float32),
+        "color": _rng.choice(["red", "green", "blue", "", "purple"], size=(_ROWS, 1)),
+        "city": _rng.choice([f"city{i}" for i in range(9)], size=(_ROWS, 1)),
+    }
+    _LABELS = (_FEATURES["age"][:, 0] > 40).astype(np.int64)
+
+
+    def scale(factor):
+        def normalizer_fn(x):
+            return x * factor - 1.0
+
+        return normalizer_fn
+
+
+    def model_fn(features, labels, mode, params):
+        age = fc.numeric_column("age", normalizer_fn=scale(0.025))
+        color = fc.categorical_column_with_vocabulary_list("color", ["red", "green", "blue"], num_oov_buckets=1)
+        city = fc.categorical_column_with_hash_bucket("city", 4)
+        ages = fc.bucketized_column(fc.numeric_column("age"), [20.0, 40.0, 60.0])
+        estimator = tf.compat.v1.estimator.DNNLinearCombinedClassifier(
+            linear_feature_columns=[fc.crossed_column(["color", ages], 10), ages],
+            dnn_feature_columns=[age, fc.embedding_column(color, 2, combiner="sqrtn"), fc.indicator_column(city)],
+            dnn_hidden_units=[4])
+        return estimator.model_fn(features, labels, mode, None)
+
+
+    def train_input_fn(params):
+        dataset = tf.data.Dataset.from_tensor_slices((_FEATURES, _LABELS))
+        return dataset.repeat().batch(params["batch_size"])
+''')
+
+
+@pytest.fixture(scope="module")
+def ported(tmp_path_factory):
+    from migrate.port.canned import port_canned
+
+    root = tmp_path_factory.mktemp("canned")
+    source = root / "wide_deep_source.py"
+    source.write_text(SOURCE)
+    return port_canned(source, root / "port", check=False)
+
+
+def test_the_port_is_written_and_names_every_canned_variable(ported):
+    assert ported.exit_code == 0, ported.refusals
+    assert ported.record.class_name == "DNNLinearCombinedClassifier" and ported.record.api == "v1"
+    assert {use.tf1_class for use in ported.record.optimizers} == {"FtrlOptimizer", "AdagradOptimizer"}
+    keras_model = (ported.out / "keras_model.py").read_text()
+    assert "Parts(" in keras_model and "fc.Crossed(" in keras_model and "combiner='sqrtn'" in keras_model
+    assert "tf.compat.v1" not in keras_model and "Lambda" not in keras_model
+    assert set(ported.variable_map.values()) >= {"linear_model/bias_weights", "logits/kernel"}
+
+
+def test_the_written_code_passes_ruff(ported):
+    completed = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", str(ported.out)],
+                               capture_output=True, text=True)
+    assert completed.returncode == 0, completed.stdout
+
+
+def test_the_written_pair_holds_exact_parity(ported):
+    from migrate.parity import check_parity
+
+    result = check_parity(ported.out / "pair.py", steps=3)
+    assert result.ok, result.first_failure.message
+
+
+def test_a_normalizer_that_cannot_be_written_is_refused(tmp_path):
+    from migrate.port.canned import port_canned
+
+    source = tmp_path / "opaque.py"
+    source.write_text(SOURCE.replace("scale(0.025)", "scale(np.array([0.025], np.float32))"))
+    port = port_canned(source, tmp_path / "port", check=False)
+    assert port.exit_code == 2
+    assert any("normalizer_fn" in reason and "ndarray" in reason for reason in port.refusals)
+    assert not (tmp_path / "port" / "keras_model.py").exists()
+    assert "Refused" in (tmp_path / "port" / "PORT.md").read_text()
