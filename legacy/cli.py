@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -106,6 +107,7 @@ def run_train(args: argparse.Namespace) -> int:
     import tensorflow as tf
 
     from legacy import estimator as legacy_estimator
+    from migrate.core.checkpoint_check import resume_point
 
     estimator = legacy_estimator.make_estimator(
         args.model_dir,
@@ -115,6 +117,7 @@ def run_train(args: argparse.Namespace) -> int:
         log_step_count_steps=args.log_step_count_steps,
         keep_checkpoint_max=args.keep_checkpoints or None,
     )
+    resume_point(args.model_dir, lambda message: print(message, file=sys.stderr, flush=True))
     start = legacy_estimator.latest_step(args.model_dir)
     if start is None:
         print(f"training from scratch in {args.model_dir} to global step {args.steps}", flush=True)

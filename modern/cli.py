@@ -9,6 +9,7 @@ flags, no checkpoint where one is needed, unreadable data).
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
@@ -87,8 +88,10 @@ def _user_errors() -> Iterator[None]:
 
 def run_train(args: argparse.Namespace) -> int:
     with _user_errors():
+        from migrate.core.checkpoint_check import resume_point
         from modern.training import TrainConfig, train_model
 
+        resume_point(args.model_dir, lambda message: print(message, file=sys.stderr, flush=True))
         config = TrainConfig(
             model_dir=args.model_dir, data_dir=args.data_dir, steps=args.steps, batch_size=args.batch_size,
             learning_rate=args.learning_rate, optimizer=args.optimizer, dropout_rate=args.dropout_rate,
