@@ -104,6 +104,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, default=Path("parity-out"), help="directory for the JSON, Markdown and PNG outputs")
     parser.add_argument("--no-serving", action="store_true",
                         help="skip stage 6 (export both sides, compare signatures and answers) for a pair that defines it")
+    parser.add_argument("--serving-tolerance", type=float, default=0.0, metavar="ABS",
+                        help="allowed max |Δ| of the SavedModels' floating-point answers (default 0.0; e.g. against a "
+                        "trace of another TensorFlow version whose losses drift)")
     parser.add_argument("--record", type=Path, help="write this run's trace (JSON) here")
     parser.add_argument("--against", type=Path, help="take the legacy side from a recorded trace")
     parser.add_argument("--data-dir", help="MNIST pair: the MNIST directory (else $MNIST_DATA_DIR or the cache)")
@@ -175,6 +178,7 @@ def run(args: argparse.Namespace) -> int:
     from migrate.parity.pair import load_pair
     from migrate.parity.render import terminal_summary
     from migrate.parity.run import prepare_tensorflow_environment, run_parity, show_mapping
+    from migrate.parity.serving.stage import ServingOptions
     from migrate.parity.trace import TraceError
 
     if args.workers is not None or str(args.pair) in BUILTIN_PAIRS:
@@ -196,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
             print(mapping_table(show_mapping(config, pair, progress=progress)))
             return 0
         result, _ = run_parity(config, pair, side=args.side, against=args.against, record=args.record, progress=progress,
-                               serving_dir=args.out / "serving", serving=not args.no_serving)
+                               serving=ServingOptions(not args.no_serving, args.serving_tolerance, args.out / "serving"))
     except (PairError, TraceError) as error:
         raise UsageError(str(error)) from error
     if result is None:

@@ -56,11 +56,13 @@ def check_parity(
     loss_tolerance: float | None = None,
     forward_tolerance: float = 0.0,
     serving: bool = True,
+    serving_tolerance: float = 0.0,
     progress: Callable[[str], None] = quiet,
 ) -> ParityResult:
     """Run both sides of `pair` through the stages (six with serving); return the `ParityResult`.
 
-    The keyword arguments are the `migrate parity` flags of the same names.
+    The keyword arguments are the `migrate parity` flags of the same names (``serving=False`` is
+    ``--no-serving``).
     Look at `result.ok`, `result.first_failure` (the first failing `Stage`:
     its `name` and `message`), `result.stages` and `result.summary()` (the
     JSON the command writes). A pair that cannot be used raises
@@ -75,5 +77,8 @@ def check_parity(
         max_accuracy_gap_points=max_accuracy_gap_points, modern_overrides=modern_overrides,
         loss_tolerance=loss_tolerance, forward_tolerance=forward_tolerance,
     )
-    result, _ = run_parity(config, resolved, progress=progress, serving=serving)
+    from migrate.parity.serving.stage import ServingOptions
+
+    result, _ = run_parity(config, resolved, progress=progress,
+                           serving=ServingOptions(run=serving, tolerance=serving_tolerance))
     return result

@@ -27,7 +27,7 @@ from migrate.parity.config import ParityConfig
 from migrate.parity.mapping import FORGET_BIAS_NOTE, MappingError, Match, Weight, infer_mapping, to_keras_layout
 from migrate.parity.pair import Pair, PairError
 from migrate.parity.result import ParityResult
-from migrate.parity.serving.stage import record_legacy_export, serving_stage
+from migrate.parity.serving.stage import ServingOptions, record_legacy_export, serving_stage
 from migrate.parity.stages import (
     ROUNDING_LEVEL,
     Stage,
@@ -111,9 +111,9 @@ class Run:
     """One parity run's state while it goes through the stages."""
 
     def __init__(self, config: ParityConfig, pair: Pair, progress: Progress, workdir: Path,
-                 serving_dir: Path | None = None, serving: bool = True) -> None:
+                 serving: ServingOptions = ServingOptions()) -> None:
         self.config, self.pair, self.progress, self.workdir = config, pair, progress, workdir
-        self.serving_dir, self.serving = serving_dir or workdir / "serving", serving
+        self.serving, self.serving_dir = serving, serving.directory or workdir / "serving"
         self.legacy: dict[str, Any] = {}
         self.initial_weights: dict[str, np.ndarray] = {}
         self.legacy_batch: Any = None
@@ -173,13 +173,11 @@ def run_parity(
     against: Path | None = None,
     record: Path | None = None,
     progress: Progress = print,
-    serving_dir: Path | None = None,
-    serving: bool = True,
+    serving: ServingOptions = ServingOptions(),
 ) -> tuple[ParityResult | None, dict]:
     """Run `side` now, take the legacy side from `against`; return the comparison (None if only recording).
 
-    `serving_dir`: where the serving stage keeps both SavedModels (else the run's scratch directory);
-    `serving=False` skips that stage.
+    `serving`: whether stage 6 runs, its tolerance and where it keeps both SavedModels.
     """
     recorded = None
     if against is not None:
@@ -189,7 +187,7 @@ def run_parity(
             raise traces.TraceError(f"trace {against} holds no legacy side; record one with `--side legacy --record`.")
     prepare_tensorflow_environment(progress)
     with tempfile.TemporaryDirectory(prefix="parity-") as scratch:
-        run = Run(config, pair, progress, Path(scratch), serving_dir, serving)
+        run = Run(config, pair, progress, Path(scratch), serving)
         if side == "legacy":
             run.prepare_legacy()
             run.train_legacy(config.steps, evaluate=True, scenarios=True)

@@ -10,7 +10,7 @@ signature and key:
 * inputs and outputs: keys, dtypes and shapes;
 * the features the receivers parse from `tf.Example`s: key, kind, dtype, shape;
 * the answers to the same requests, output by output: bit for bit, or within
-  the stated tolerance (`--forward-tolerance`) for floating-point outputs;
+  the stated tolerance (`--serving-tolerance`) for floating-point outputs;
   strings and integers always exactly. In statistical mode the sides' weights
   differ by construction: the answers' dtypes and shapes are compared, their
   values are not.
@@ -25,7 +25,7 @@ import numpy as np
 
 from migrate.parity.serving.requests import RequestSource, signature_inputs
 from migrate.parity.serving.surface import ServingError, Surface
-from migrate.parity.stages import Stage
+from migrate.parity.stages import ROUNDING_LEVEL, Stage
 
 SHOWN = 6
 """Mismatches spelled out in the stage's one-line message (all are in its details)."""
@@ -114,10 +114,26 @@ def compare_output(where: str, left: np.ndarray, right: np.ndarray, tolerance: f
     return None, 0.0
 
 
+def relative_difference(difference: float, reference: np.ndarray) -> float:
+    scale = float(np.nanmax(np.abs(reference))) if reference.size else 0.0
+    return difference / scale if scale else float("inf")
+
+
+def why_values_differ(relatives: list[float], worst: float) -> str:
+    """Rounding level (weights or kernels that differ in the last bits: another TensorFlow or Keras version) or not."""
+    largest = max(relatives)
+    if largest <= ROUNDING_LEVEL:
+        return (f"the answers differ at rounding level (relative ≤ {largest:.2g}): weights or kernels that differ in "
+                f"the last bits, e.g. another TensorFlow or Keras version; allow it with --serving-tolerance "
+                f"{worst * 2:.1g}")
+    return f"the answers differ by up to {largest:.2g} relative: the exported models compute something else"
+
+
 def compare_answers(legacy: Surface, legacy_loaded: Any, modern_loaded: Any, source: RequestSource,
                     tolerance: float, modern: Surface, values: bool = True) -> tuple[list[str], float, int]:
-    """(mismatches, max |Δ| over floating-point outputs, signatures answered) on the same requests."""
-    problems, worst, answered = [], 0.0, 0
+    """(mismatches, max |Δ| over floating-point outputs, signatures answered) on the same requests; the first
+    mismatch says whether floating-point answers beyond the tolerance differ at rounding level."""
+    problems, worst, answered, drifts = [], 0.0, 0, []
     for key, signature in sorted(legacy.signatures.items()):
         if key not in modern.signatures:
             continue
@@ -137,8 +153,12 @@ def compare_answers(legacy: Surface, legacy_loaded: Any, modern_loaded: Any, sou
             problem, difference = compare_output(f"`{key}` output `{name}`", expected[name], received[name], tolerance,
                                                  values)
             worst = max(worst, difference) if difference != float("inf") else worst
+            if problem and tolerance < difference < float("inf"):
+                drifts.append(relative_difference(difference, expected[name]))
             if problem:
                 problems.append(problem)
+    if drifts:
+        problems.insert(0, why_values_differ(drifts, worst))
     return problems, worst, answered
 
 

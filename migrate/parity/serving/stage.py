@@ -13,7 +13,9 @@ loads that SavedModel next to its own Keras export, and compares both there
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,19 @@ from migrate.parity.serving.surface import ServingError, read_surface
 from migrate.parity.stages import Stage, skipped
 
 Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class ServingOptions:
+    """How a parity run treats stage 6 (`migrate parity --no-serving`, `--serving-tolerance`, `--out DIR/serving`).
+
+    `directory` keeps both SavedModels (None: the run's scratch directory, gone after the run);
+    `tolerance` is the allowed max |Δ| of floating-point answers (0.0: bit for bit).
+    """
+
+    run: bool = True
+    tolerance: float = 0.0
+    directory: Path | None = None
 
 
 def export_legacy(pair: Pair, params: dict, seed: int, model_dir: Path, target: Path, progress: Progress) -> Path:
@@ -51,7 +66,8 @@ def recorded_saved_model(legacy: dict, origin: str) -> Path:
     recorded = (legacy.get("serving") or {}).get("saved_model")
     if not recorded:
         raise ServingError(f"legacy side: the trace holds no SavedModel, but {origin} defines "
-                           "serving_input_receiver_fn: record the legacy side again (--side legacy --record).")
+                           "serving_input_receiver_fn: record the legacy side again (--side legacy --record, "
+                           "without --no-serving), or pass --no-serving here.")
     return Path(recorded)
 
 
@@ -72,7 +88,7 @@ def compare_exports(pair: Pair, params: dict, legacy_dir: Path, modern_dir: Path
 def record_legacy_export(run: Any) -> None:
     """`--side legacy`: export the trained Estimator now; the trace records where (for `--against` later)."""
     pair, config = run.pair, run.config
-    if pair.has_serving and run.serving:
+    if pair.has_serving and run.serving.run:
         legacy_dir = export_legacy(pair, config.legacy_params, config.seed, run.legacy_prepared["model_dir"],
                                    run.serving_dir / "legacy", run.progress)
         run.legacy["serving"] = {"saved_model": str(legacy_dir.resolve())}
@@ -83,11 +99,11 @@ def serving_stage(run: Any, result: Any) -> Stage | None:
     pair, config = run.pair, run.config
     if not pair.has_serving:
         return None
-    if not run.serving:
+    if not run.serving.run:
         return skipped("serving", "not run (--no-serving)")
     if not result.ok:
         return skipped("serving", "an earlier stage failed")
-    directory = run.serving_dir
+    directory, started = run.serving_dir, time.perf_counter()
     modern_dir = export_modern(pair, config.modern_params, run.modern.model, directory / "modern", run.progress)
     if getattr(run, "legacy_prepared", None) is not None:
         legacy_dir = export_legacy(pair, config.legacy_params, config.seed, run.legacy_prepared["model_dir"],
@@ -95,5 +111,8 @@ def serving_stage(run: Any, result: Any) -> Stage | None:
         run.legacy["serving"] = {"saved_model": str(legacy_dir.resolve())}
     else:
         legacy_dir = recorded_saved_model(run.legacy, pair.origin)
-    return compare_exports(pair, config.modern_params, legacy_dir, modern_dir, config.forward_tolerance, directory,
-                           run.progress, values=config.mode == "exact")
+    stage = compare_exports(pair, config.modern_params, legacy_dir, modern_dir, run.serving.tolerance, directory,
+                            run.progress, values=config.mode == "exact")
+    stage.details["seconds"] = round(time.perf_counter() - started, 1)
+    run.progress(f"[serving] exported, loaded and compared in {stage.details['seconds']} s")
+    return stage

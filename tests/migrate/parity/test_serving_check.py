@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from migrate.parity.serving.check import compare_output, compare_parses, compare_surfaces
+from migrate.parity.serving.check import compare_output, compare_parses, compare_surfaces, why_values_differ
 from migrate.parity.serving.surface import ParsedFeature, SignatureInfo, Surface, TensorInfo
 
 CLASSIFY, PREDICT = "tensorflow/serving/classify", "tensorflow/serving/predict"
@@ -92,3 +92,10 @@ def test_statistical_mode_compares_dtypes_and_shapes_not_values():
     assert compare_output("`s` output `scores`", SCORES, SCORES[::-1].copy(), 0.0, values=False) == (None, 0.0)
     message, _ = compare_output("`s` output `scores`", SCORES, SCORES.astype(np.float64), 0.0, values=False)
     assert message == "`s` output `scores`: TF1 answers float32 (2, 2), Keras float64 (2, 2)"
+
+
+def test_answers_apart_by_rounding_are_told_from_another_computation():
+    """Measured: examples/canned_dnn, TF 2.15 Estimator export vs Keras 3 export after 200 drifting steps."""
+    assert why_values_differ([1.8e-7, 3.2e-7], 2.38e-6).endswith(
+        "another TensorFlow or Keras version; allow it with --serving-tolerance 5e-06")
+    assert "the exported models compute something else" in why_values_differ([3.2e-7, 0.02], 0.4)
