@@ -23,7 +23,9 @@ Any other model: pass `variable_map` (the pair file's, `{}` to infer it all)
 and the checkpoint's model variables are matched to the model's weights by
 `migrate.parity.mapping`, the same mapping `migrate parity` uses, transforms
 included: a TF1 `LSTMCell` checkpoint loads into a `keras.layers.LSTM`, its
-optimizer slots through the same change of layout.
+optimizer slots through the same change of layout. `save_tf1_checkpoint`
+runs it backwards (each transform's inverse): Keras weights written with the
+names and layouts of a TF1 checkpoint, for the `model_fn` to evaluate.
 
 Bad input (no checkpoint, missing variables or slots, slots of another
 optimizer, wrong shapes or dtypes, a mapping that does not fit) raises
@@ -42,10 +44,25 @@ import numpy as np
 import tensorflow as tf
 from tensorflow import keras
 
-from migrate.parity.mapping import MappingError, Match, VariableMap, Weight, infer_mapping, unique_names
-from migrate.parity.transforms import Transform, reshape
+from migrate.parity.mapping import (
+    MappingError,
+    Match,
+    VariableMap,
+    Weight,
+    infer_mapping,
+    to_tf1_layout,
+    unique_names,
+)
+from migrate.parity.transforms import Transform, TransformError, reshape
 from modern.optimizers.base import TF1ExactOptimizer, variable_index
-from modern.weights import GLOBAL_STEP, LegacyCheckpointError, legacy_variables, resolve_checkpoint
+from modern.weights import (
+    GLOBAL_STEP,
+    LegacyCheckpointError,
+    legacy_variables,
+    model_step,
+    resolve_checkpoint,
+    write_tf1_checkpoint,
+)
 
 TF1_SLOT_PREFIXES = {
     "Adam": "AdamOptimizer",
@@ -296,6 +313,33 @@ def plan_mapped_assignments(
     if GLOBAL_STEP not in shapes:
         problems.append(f"{GLOBAL_STEP} is missing (the optimizer's iterations come from it)")
     return assignments, problems
+
+
+def save_tf1_checkpoint(
+    model: keras.Model,
+    path: str | os.PathLike,
+    like: str | os.PathLike,
+    variable_map: VariableMap | None = None,
+    global_step: int | None = None,
+) -> str:
+    """Write the model's weights as a TF1 checkpoint with the names and layouts of checkpoint `like`; return the prefix.
+
+    `like` is a checkpoint of the TF1 model (e.g. the Estimator's); the
+    mapping is `load_tf1_checkpoint`'s, run backwards: every transform's
+    inverse turns Keras values into TF1's layout, so the `model_fn` can
+    evaluate or warm-start from weights trained in Keras. Optimizer state is
+    not written. A transform without an inverse (a `function` given none)
+    raises `TF1CheckpointError` naming it, before anything is written.
+    """
+    reader = tf.train.load_checkpoint(resolve_checkpoint(like))
+    weights = model_weights(model)
+    try:
+        matches = infer_mapping(checkpoint_model_variables(reader), [weight for weight, _ in weights],
+                                variable_map if variable_map is not None else {})
+        values = to_tf1_layout(matches, {weight.name: variable.numpy() for weight, variable in weights})
+    except (MappingError, TransformError) as error:
+        raise TF1CheckpointError(f"cannot write the model in the layout of {like}: {error}. Nothing was written.") from error
+    return write_tf1_checkpoint(values, path, model_step(model) if global_step is None else global_step)
 
 
 def load_tf1_checkpoint(

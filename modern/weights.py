@@ -104,9 +104,17 @@ def save_legacy_checkpoint(model: keras.Model, path: str | os.PathLike, global_s
     ``model_dir`` find it.
     """
     values = {name: variable.numpy() for name, variable in legacy_variables(model).items()}
-    if global_step is None:
-        optimizer = getattr(model, "optimizer", None)
-        global_step = int(optimizer.iterations.numpy()) if optimizer is not None else 0
+    return write_tf1_checkpoint(values, path, model_step(model) if global_step is None else global_step)
+
+
+def model_step(model: keras.Model) -> int:
+    """The optimizer's iterations (0 without an optimizer): the global step a checkpoint of the model carries."""
+    optimizer = getattr(model, "optimizer", None)
+    return int(optimizer.iterations.numpy()) if optimizer is not None else 0
+
+
+def write_tf1_checkpoint(values: dict, path: str | os.PathLike, global_step: int) -> str:
+    """TF1 name → value written with a `tf.compat.v1` Saver at prefix `path`, plus ``global_step``."""
     prefix = Path(path)
     prefix.parent.mkdir(parents=True, exist_ok=True)
     with tf.Graph().as_default() as graph:

@@ -1,4 +1,5 @@
-"""`load_tf1_checkpoint(..., variable_map=...)`: a TF1 LSTMCell checkpoint loads into a stock keras.layers.LSTM.
+"""`load_tf1_checkpoint(..., variable_map=...)`: a TF1 LSTMCell checkpoint loads into a stock keras.layers.LSTM, and
+`save_tf1_checkpoint` writes it back in TF1's layout.
 
 The checkpoint is written by a plain `tf.compat.v1` graph (an LSTMCell under `dynamic_rnn`, a dense layer) after
 two Adam steps, so it holds the model variables, Adam's slots and beta powers. The Keras model is a stock LSTM:
@@ -10,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from migrate.parity.transforms import REGISTRY
+from migrate.parity.transforms import REGISTRY, function
 from modern.optimizers.base import variable_index
-from modern.tf1_checkpoint import TF1CheckpointError, load_tf1_checkpoint
+from modern.tf1_checkpoint import TF1CheckpointError, load_tf1_checkpoint, save_tf1_checkpoint
 
 pytestmark = pytest.mark.estimator  # tf.compat.v1.nn.rnn_cell: TF 2.15
 
@@ -79,3 +80,25 @@ def test_a_mapping_that_does_not_fit_loads_nothing(checkpoint):
                                                  r"\(4, 3\) onto logits/kernel \(4, 3\) with transposed_dense"):
         load_tf1_checkpoint(model, prefix, variable_map={"model/logits/kernel": ("logits/kernel", "transposed_dense")})
     assert all(np.array_equal(a, np.asarray(b)) for a, b in zip(before, model.weights))
+
+
+def test_keras_weights_go_back_into_the_tf1_layout_through_the_inverses(checkpoint, tmp_path):
+    import tensorflow as tf
+
+    prefix, reader = checkpoint
+    model = keras_model()
+    load_tf1_checkpoint(model, prefix, variable_map={})
+    written = tf.train.load_checkpoint(save_tf1_checkpoint(model, tmp_path / "back.ckpt", like=prefix))
+    for name in ("model/rnn/lstm_cell/kernel", "model/rnn/lstm_cell/bias", "model/logits/kernel", "model/logits/bias"):
+        # the bias comes back through (b + 1) - 1: equal up to float32 rounding
+        np.testing.assert_allclose(written.get_tensor(name), reader.get_tensor(name), rtol=0, atol=1e-6)
+    assert int(written.get_tensor("global_step")) == 2
+
+
+def test_writing_back_through_a_transform_without_inverse_is_refused_naming_it(checkpoint, tmp_path):
+    prefix, _ = checkpoint
+    model = keras_model()
+    with pytest.raises(TF1CheckpointError, match=r"double cannot be undone .* Nothing was written"):
+        save_tf1_checkpoint(model, tmp_path / "back.ckpt", like=prefix,
+                            variable_map={"model/logits/bias": ("logits/bias", function(lambda b: b * 2, name="double"))})
+    assert not list(tmp_path.iterdir())
