@@ -5,6 +5,8 @@
 (`absl.logging.INFO` is 0, `tf.logging.INFO` was 20). Calls and constants are
 therefore moved together: a level constant only inside a tf.logging call that
 takes a level, and such a call only when its level is a tf.logging constant.
+`set_verbosity` is not moved: TF's also set TensorFlow's own logger (so its
+INFO lines showed), absl's does not, and nothing would say so.
 """
 from __future__ import annotations
 
@@ -16,9 +18,14 @@ if TYPE_CHECKING:
     from migrate.fix.module_moves import Use
 
 LEVELS = frozenset({"DEBUG", "INFO", "WARN", "WARNING", "ERROR", "FATAL"})
-LEVEL_ARGUMENT = {"set_verbosity": "v", "log": "level", "log_if": "level", "log_every_n": "level", "log_first_n": "level"}
+LEVEL_ARGUMENT = {"log": "level", "log_if": "level", "log_every_n": "level", "log_first_n": "level"}
 SAME_MEANING = frozenset({"debug", "info", "warning", "warn", "error", "flush", "vlog"})
 NOT_MOVED = {
+    "set_verbosity": (
+        "tf.logging.set_verbosity also set the level of TensorFlow's own logger, absl.logging.set_verbosity "
+        "does not (TensorFlow's INFO lines would disappear); keep it, or write `tf.get_logger().setLevel(...)` "
+        "beside `absl.logging.set_verbosity(...)`"
+    ),
     "fatal": "absl.logging.fatal aborts the process; tf.logging.fatal only logged",
     "get_verbosity": "absl.logging.get_verbosity returns absl levels (INFO is 0), tf.logging returned Python levels (INFO is 20)",
     "TaskLevelStatusMessage": "absl.logging has no TaskLevelStatusMessage",
@@ -48,10 +55,11 @@ FIX = register(Fix(
     code="TFM503",
     will=(
         "rewrites tf.logging.{debug,info,warning,warn,error,flush,vlog} and the level-taking calls "
-        "(set_verbosity, log, log_if, log_every_n, log_first_n) with a tf.logging level constant "
+        "(log, log_if, log_every_n, log_first_n) with a tf.logging level constant "
         "to absl.logging, and imports it (`from absl import logging`, or `absl_logging` when `logging` is taken)"
     ),
     will_not=(
+        "set_verbosity (TF's also set TensorFlow's own logger: its INFO lines would disappear), "
         "fatal (absl aborts the process), get_verbosity (other level numbers), TaskLevelStatusMessage, "
         "level constants outside a tf.logging call and calls with a numeric level (absl's numbers differ), "
         "and the bare module (`log = tf.logging`): those findings stay"

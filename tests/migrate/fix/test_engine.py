@@ -22,6 +22,15 @@ NO_OP = [
     pytest.param("import tensorflow as tf\nv = tf.logging.get_verbosity()\n", id="get_verbosity: left"),
     pytest.param("import tensorflow as tf\nlog = tf.logging\n", id="bare logging module: left"),
     pytest.param("import tensorflow as tf\ntf.app.run()\n", id="tf.app.run() without a main in the module: left"),
+    pytest.param(
+        "import sys\nimport tensorflow as tf\ntf.app.run(main=main, argv=[sys.argv[0]] + unparsed)\n",
+        id="tf.app.run with argv: TF parsed it known-flags-only, absl would stop: left",
+    ),
+    pytest.param("import tensorflow as tf\ntf.app.run(main, argv)\n", id="argv passed by position: left"),
+    pytest.param(
+        "import tensorflow as tf\ntf.logging.set_verbosity(tf.logging.INFO)\n",
+        id="set_verbosity: TF's also set TensorFlow's own logger, absl's would not: left",
+    ),
     pytest.param("import tensorflow as tf\nrun = tf.app.run\n", id="tf.app.run not called: left"),
     pytest.param("tf.logging.info('x')\n", id="tf not imported: unknown name"),
     pytest.param("import tensorflow as tf\ndef f(tf):\n    tf.logging.info('x')\n", id="parameter shadows tf"),
@@ -38,17 +47,17 @@ CASES = [
         """\
         import tensorflow as tf
 
-        tf.logging.set_verbosity(tf.logging.INFO)
+        tf.logging.log(tf.logging.INFO, "x")
         tf.logging.info("step %d", 3)  # progress
         """,
         """\
         from absl import logging
         import tensorflow as tf
 
-        logging.set_verbosity(logging.INFO)
+        logging.log(logging.INFO, "x")
         logging.info("step %d", 3)  # progress
         """,
-        id="tf.logging calls and a level constant inside set_verbosity",
+        id="tf.logging calls and a level constant inside log",
     ),
     pytest.param(
         """\
@@ -177,13 +186,13 @@ CASES = [
         import sys
         from absl import flags
         import tensorflow as tf
-        tf.app.run(main=lambda argv: 0, argv=sys.argv)
+        tf.app.run(main=lambda argv: 0)
         """,
         """\
         import sys
         from absl import app, flags
         import tensorflow as tf
-        app.run(main=lambda argv: 0, argv=sys.argv)
+        app.run(main=lambda argv: 0)
         """,
         id="merged into an existing from-absl import",
     ),

@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""Does `migrate fix` + `migrate report` cover what `tf_upgrade_v2` changes? (issue 27), with CPU figures.
+
+    .venv/bin/python -m bench.upgrade_coverage            # four trees; writes results/upgrade_coverage.{json,md}
+    .venv/bin/python -m bench.upgrade_coverage --quick    # tensorflow/nmt only, nothing written
+
+Trees: real TF1 repositories at pinned commits — tensorflow/nmt (an NMT
+system), davidsandberg/facenet (a face-recognition trainer), NVIDIA/OpenSeq2Seq
+(a speech/translation toolkit) and tensorflow/tensor2tensor. Their `.py`
+files are taken from a git mirror (`--mirrors`, one `owner+name/repo` git
+directory each, as the session's `fetch` tool leaves them; cloned from GitHub
+into `bench/.work/mirrors/` when absent) into `bench/.work/upgrade/` — never
+committed.
+
+For each tree, on copies of the same files:
+
+1. `tf_upgrade_v2 --intree … --outtree …` (TensorFlow 2.15's own tool, `.venv/bin`);
+2. `migrate fix` (timed), then `migrate fix` again on its output (the no-op re-run, timed);
+3. `migrate report` on the original files (timed; every rule).
+
+Every original line `tf_upgrade_v2` changed (a line-level diff of its output
+against the input, in files both tools could parse) is then classified:
+**made** when `migrate fix` changed that line too, else **reported** when the
+report has a finding on it, else **missed**. `tf_upgrade_v2`'s own report
+lines (`Renamed 'tf.log' to 'tf.math.log'`, …) on missed lines are tallied
+by kind, so what is missed says what it is.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import difflib
+import json
+import re
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+from bench.common import RESULTS, ROOT, load_average, machine, markdown_table, publish, timestamp
+from bench.report_speed import timed
+
+WORK = ROOT / "bench" / ".work" / "upgrade"
+DEFAULT_MIRRORS = Path("/work/.mirror")
+TREES = {
+    "tensorflow/nmt": "0be864257a76c151eef20ea689755f08bc1faf4e",
+    "davidsandberg/facenet": "096ed770f163957c1e56efa7feeb194773920f6e",
+    "NVIDIA/OpenSeq2Seq": "8681d381ed404fde516e2c1b823de5a213c59aba",
+    "tensorflow/tensor2tensor": "bafdc1b67730430d38d6ab802cbd51f9d053ba2e",
+}
+TARGET = 0.99
+_REPORT_LINE = re.compile(r"^(?P<line>\d+):(?P<column>\d+): (?P<level>INFO|WARNING|ERROR): (?P<message>.*)$")
+_PROCESSING = re.compile(r"^Processing file '(?P<path>.+)'$")
+
+
+def mirror(repository: str, mirrors: Path) -> Path:
+    """The git directory of `repository` (owner/name): the session's mirror, else a clone of our own."""
+    for candidate in (mirrors / repository.replace("/", "+") / "repo", WORK.parent / "mirrors" / repository.replace("/", "+")):
+        if (candidate / "HEAD").exists() or (candidate / ".git").exists():
+            return candidate
+    clone = WORK.parent / "mirrors" / repository.replace("/", "+")
+    clone.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["git", "clone", "--bare", "--quiet", f"https://github.com/{repository}.git", str(clone)], check=True)
+    return clone
+
+
+def extract(repository: str, commit: str, mirrors: Path, destination: Path) -> int:
+    """The repository's `.py` files at `commit` into `destination`; how many."""
+    git = ["git", "--git-dir", str(_git_dir(mirror(repository, mirrors)))]
+    names = subprocess.run([*git, "ls-tree", "-r", "--name-only", commit], capture_output=True, text=True, check=True).stdout.split("\n")
+    if destination.exists():
+        shutil.rmtree(destination)
+    count = 0
+    for name in names:
+        if not name.endswith(".py"):
+            continue
+        data = subprocess.run([*git, "show", f"{commit}:{name}"], capture_output=True, check=True).stdout
+        target = destination / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        count += 1
+    return count
+
+
+def _git_dir(path: Path) -> Path:
+    return path / ".git" if (path / ".git").exists() else path
+
+
+def changed_lines(before: str, after: str) -> set[int]:
+    """1-based lines of `before` that a line diff to `after` replaces or deletes."""
+    lines: set[int] = set()
+    matcher = difflib.SequenceMatcher(None, before.splitlines(), after.splitlines(), autojunk=False)
+    for tag, first, last, _, _ in matcher.get_opcodes():
+        if tag in ("replace", "delete"):
+            lines.update(range(first + 1, last + 1))
+    return lines
+
+
+def upgrade_messages(report: Path, tree: Path) -> dict[str, dict[int, list[str]]]:
+    """tf_upgrade_v2's report: relative path → line → its messages."""
+    messages: dict[str, dict[int, list[str]]] = {}
+    current: dict[int, list[str]] | None = None
+    for line in report.read_text(encoding="utf-8", errors="replace").splitlines():
+        processing = _PROCESSING.match(line)
+        if processing:
+            path = Path(processing.group("path"))
+            relative = path.relative_to(tree).as_posix() if path.is_absolute() and path.is_relative_to(tree) else path.as_posix()
+            current = messages.setdefault(relative, {})
+            continue
+        entry = _REPORT_LINE.match(line)
+        if entry and current is not None:
+            current.setdefault(int(entry.group("line")), []).append(f"{entry.group('level')}: {entry.group('message')}")
+    return messages
+
+
+def kind_of(message: str) -> str:
+    """`Renamed 'tf.log' to 'tf.math.log'` → `Renamed tf.log`: a message with its quoted names, first one kept."""
+    quoted = re.findall(r"'([^']+)'", message)
+    head = re.split(r"[:']", message, maxsplit=1)[0].strip()
+    return f"{head} {quoted[0]}" if quoted else head
+
+
+def _parses(text: str) -> bool:
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def measure(repository: str, commit: str, mirrors: Path) -> dict:
+    stem = repository.replace("/", "+")
+    original = WORK / stem / "original"
+    files = extract(repository, commit, mirrors, original)
+    upgraded, fixed = WORK / stem / "tf_upgrade_v2", WORK / stem / "fixed"
+    for path in (upgraded, fixed):
+        if path.exists():
+            shutil.rmtree(path)
+    shutil.copytree(original, fixed)
+    report_file = WORK / stem / "tf_upgrade_v2_report.txt"
+    python = sys.executable
+    upgrade = timed([str(Path(python).with_name("tf_upgrade_v2")), "--intree", str(original), "--outtree", str(upgraded),
+                     "--reportfile", str(report_file), "--copyotherfiles", "False"])
+    report_json = WORK / stem / "report.json"
+    report = timed([python, "-m", "migrate", "report", str(original), "--format", "json", "--output", str(report_json)])
+    fix = timed([python, "-m", "migrate", "fix", str(fixed), "--quiet"])
+    fix_again = timed([python, "-m", "migrate", "fix", str(fixed), "--quiet"])
+    report_fixed = timed([python, "-m", "migrate", "report", str(fixed), "--format", "json", "--output", str(WORK / stem / "report-fixed.json")])
+    findings: dict[str, set[int]] = {}
+    for finding in json.loads(report_json.read_text(encoding="utf-8"))["findings"]:
+        findings.setdefault(Path(finding["path"]).resolve().relative_to(original.resolve()).as_posix(), set()).add(finding["line"])
+    messages = upgrade_messages(report_file, original)
+    counts = Counter()
+    missed_kinds: Counter[str] = Counter()
+    missed_examples: list[str] = []
+    unparsable = 0
+    for path in sorted(original.rglob("*.py")):
+        relative = path.relative_to(original).as_posix()
+        before = path.read_text(encoding="utf-8", errors="replace")
+        upgraded_path = upgraded / relative
+        if not upgraded_path.exists() or not _parses(before):
+            unparsable += 1
+            continue
+        upgrade_lines = changed_lines(before, upgraded_path.read_text(encoding="utf-8", errors="replace"))
+        if not upgrade_lines:
+            continue
+        fix_lines = changed_lines(before, (fixed / relative).read_text(encoding="utf-8", errors="replace"))
+        reported = findings.get(relative, set())
+        for line in sorted(upgrade_lines):
+            if line in fix_lines:
+                counts["made"] += 1
+            elif line in reported:
+                counts["reported"] += 1
+            else:
+                counts["missed"] += 1
+                said = messages.get(relative, {}).get(line, ["(no message on the line)"])
+                missed_kinds.update(kind_of(message) for message in said)
+                if len(missed_examples) < 40:
+                    missed_examples.append(f"{relative}:{line}: {before.splitlines()[line - 1].strip()[:120]}  [{'; '.join(said)[:200]}]")
+    total = sum(counts.values())
+    return {
+        "repository": repository, "commit": commit, "files": files, "files_not_compared": unparsable,
+        "changed_lines": total, "made": counts["made"], "reported": counts["reported"], "missed": counts["missed"],
+        "covered": round((counts["made"] + counts["reported"]) / total, 4) if total else 1.0,
+        "missed_kinds": missed_kinds.most_common(30), "missed_examples": missed_examples,
+        "timings": {"tf_upgrade_v2": upgrade, "migrate_report": report, "migrate_fix": fix, "migrate_fix_again": fix_again,
+                    "migrate_report_fixed": report_fixed},
+    }
+
+
+def render(results: list[dict], loads: tuple[float, float]) -> str:
+    rows = []
+    for result in results:
+        timings = result["timings"]
+        upgrade, fix, again = (timings[key]["cpu_seconds"] for key in ("tf_upgrade_v2", "migrate_fix", "migrate_fix_again"))
+        report = timings["migrate_report_fixed"]["cpu_seconds"]
+        rows.append([
+            result["repository"], result["files"], result["changed_lines"], result["made"], result["reported"], result["missed"],
+            f"{result['covered']:.1%}", f"{upgrade:.2f} s", f"{fix:.2f} s ({upgrade / fix:.1f}× less)" if fix else "-",
+            f"{again:.2f} s ({again / report:.2f}× the report's {report:.2f} s)" if report else "-",
+        ])
+    total = {key: sum(result[key] for result in results) for key in ("changed_lines", "made", "reported", "missed")}
+    covered = (total["made"] + total["reported"]) / total["changed_lines"] if total["changed_lines"] else 1.0
+    table = markdown_table(
+        ["tree", "files", "lines tf_upgrade_v2 changed", "made by fix", "reported", "missed", "made or reported",
+         "tf_upgrade_v2 CPU", "migrate fix CPU", "fix re-run (no-op) CPU"],
+        rows,
+    )
+    lines = [
+        "# `tf_upgrade_v2` changes covered by `migrate fix` + `migrate report`",
+        "",
+        "Command: `python -m bench.upgrade_coverage`  ",
+        f"Measured: {timestamp()}; load average {loads[0]:.2f} before, {loads[1]:.2f} after (2 shared CPUs).",
+        "",
+        "Every original line `tf_upgrade_v2` changed is **made** (`migrate fix` changed it too), else **reported** "
+        "(`migrate report` has a finding on it), else **missed**. CPU is user+sys of each tool's whole process tree.",
+        "",
+        table,
+        "",
+        f"All trees: {total['changed_lines']} lines, {total['made']} made, {total['reported']} reported, "
+        f"{total['missed']} missed — **{covered:.1%} made or reported** (target ≥ {TARGET:.0%}: "
+        f"{'met' if covered >= TARGET else 'NOT met'}).",
+        "",
+    ]
+    for result in results:
+        if result["missed_kinds"]:
+            lines += [f"## Missed in {result['repository']} (by tf_upgrade_v2's message)", ""]
+            lines += [f"- {count} × {kind}" for kind, count in result["missed_kinds"]]
+            lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="tensorflow/nmt only, nothing written")
+    parser.add_argument("--mirrors", type=Path, default=DEFAULT_MIRRORS, help="directory of owner+name/repo git mirrors")
+    arguments = parser.parse_args(argv)
+    trees = dict(list(TREES.items())[:1]) if arguments.quick else TREES
+    load_before = load_average()[0]
+    results = []
+    for repository, commit in trees.items():
+        print(f"[upgrade_coverage] {repository}", file=sys.stderr, flush=True)
+        results.append(measure(repository, commit, arguments.mirrors))
+    loads = (load_before, load_average()[0])
+    payload = {"machine": machine(), "measured": timestamp(), "load": loads, "trees": results}
+    publish("upgrade_coverage", payload, render(results, loads), RESULTS, arguments.quick)
+    covered = sum(result["made"] + result["reported"] for result in results) / max(sum(result["changed_lines"] for result in results), 1)
+    return 0 if covered >= TARGET else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
