@@ -198,8 +198,7 @@ def _split_value(value: Any) -> tuple[list[Any], Any]:
     if isinstance(value, (str, int)) and not isinstance(value, bool):
         return [value], None
     if isinstance(value, (tuple, list)) and len(value) == 2 and isinstance(value[1], str):
-        raise MappingError(f"variable_map value {value!r}: {value[1]!r} is not a transform; give one of "
-                           f"{', '.join(sorted(REGISTRY))} or a Transform (migrate.parity.transforms)")
+        resolve(value[1])  # raises TransformError listing the named transforms
     raise MappingError(f"variable_map value {value!r}: give a Keras weight path (or its index in "
                        "model.trainable_weights), or (path or [paths], transform)")
 
@@ -258,7 +257,7 @@ def _rows(variable_map: VariableMap, lookup: _Lookup) -> list[Row]:
             references, spec = _split_value(value)
             transform = resolve(spec) if spec is not None else None
         except (MappingError, TransformError) as error:
-            problems.append(str(error))
+            problems.append(f"variable_map[{key!r}]: {str(error).rstrip()}")
             continue
         sources = [lookup.tf1(name, problems) for name in keys]
         targets = [lookup.keras(reference, problems) for reference in references]

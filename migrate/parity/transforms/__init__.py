@@ -60,5 +60,6 @@ def resolve(spec: str | Transform) -> Transform:
         return spec
     if isinstance(spec, str) and spec in REGISTRY:
         return REGISTRY[spec]
-    raise TransformError(f"{spec!r} is not a transform; give one of {', '.join(sorted(REGISTRY))} or a Transform "
-                         "(e.g. migrate.parity.transforms.function(forward, inverse))")
+    known = "\n".join(f"  {name}: {REGISTRY[name].summary}" for name in sorted(REGISTRY))
+    raise TransformError(f"{spec!r} is not a transform; give a Transform (e.g. migrate.parity.transforms."
+                         f"function(forward, inverse)) or one of these names:\n{known}\n")
