@@ -52,6 +52,10 @@ class SignatureInfo:
         """"classify", "regress", "predict" (the last part of the method name)."""
         return self.method_name.rpartition("/")[2]
 
+    def describe(self) -> str:
+        show = lambda tensors: ", ".join(f"`{k}` {v.describe()}" for k, v in sorted(tensors.items()))  # noqa: E731
+        return f"{self.method} ({show(self.inputs)} → {show(self.outputs)})"
+
 
 @dataclass(frozen=True)
 class ParsedFeature:
@@ -174,41 +178,35 @@ _CLI_FIELD = re.compile(r"^\s+(?P<field>dtype|shape): (?P<value>.*)$")
 _CLI_METHOD = re.compile(r"^\s+Method name is: (?P<method>.*)$")
 
 
-def signatures_from_cli_text(text: str) -> dict[str, SignatureInfo]:
-    """Parse `saved_model_cli show` output back into signatures (dtype names as TensorFlow's: DT_FLOAT → float32)."""
+def _cli_tensor(dtype_text: str, shape_text: str) -> TensorInfo:
+    """``DT_FLOAT`` and ``(-1, 3)`` as `saved_model_cli` prints them → float32, (None, 3)."""
     import tensorflow as tf
-
-    signatures: dict[str, SignatureInfo] = {}
-    key, method, tensors, current = None, "", {"inputs": {}, "outputs": {}}, None
-    fields: dict[str, str] = {}
-
-    def close_tensor() -> None:
-        if current is not None and fields:
-            dtype = tf.dtypes.as_dtype(_enum(fields["dtype"])).name
-            shape_text = fields["shape"]
-            shape = None if shape_text == "unknown_rank" else tuple(
-                None if part.strip() == "-1" else int(part) for part in shape_text.strip("()").split(",") if part.strip())
-            tensors[current[0]][current[1]] = TensorInfo(dtype, shape)
-
-    for line in text.splitlines():
-        if match := _CLI_SIGNATURE.match(line):
-            key, method, tensors, current, fields = match["key"], "", {"inputs": {}, "outputs": {}}, None, {}
-        elif match := _CLI_TENSOR.match(line):
-            close_tensor()
-            current, fields = (match["kind"], match["key"]), {}
-        elif match := _CLI_FIELD.match(line):
-            fields[match["field"]] = match["value"]
-        elif (match := _CLI_METHOD.match(line)) and key is not None:
-            close_tensor()
-            current, fields, method = None, {}, match["method"]
-            signatures[key] = SignatureInfo(key, method, dict(tensors["inputs"]), dict(tensors["outputs"]))
-    return signatures
-
-
-def _enum(name: str) -> int:
     from tensorflow.core.framework import types_pb2
 
-    return types_pb2.DataType.Value(name)
+    dtype = tf.dtypes.as_dtype(types_pb2.DataType.Value(dtype_text)).name
+    if shape_text == "unknown_rank":
+        return TensorInfo(dtype, None)
+    dims = [part.strip() for part in shape_text.strip("()").split(",") if part.strip()]
+    return TensorInfo(dtype, tuple(None if dim == "-1" else int(dim) for dim in dims))
+
+
+def signatures_from_cli_text(text: str) -> dict[str, SignatureInfo]:
+    """Parse `saved_model_cli show` output back into signatures (each tensor prints its dtype, then its shape)."""
+    signatures: dict[str, SignatureInfo] = {}
+    key, tensors, target, name, dtype = None, {"inputs": {}, "outputs": {}}, "inputs", "", ""
+    for line in text.splitlines():
+        if match := _CLI_SIGNATURE.match(line):
+            key, tensors = match["key"], {"inputs": {}, "outputs": {}}
+        elif match := _CLI_TENSOR.match(line):
+            target, name = match["kind"], match["key"]
+        elif match := _CLI_FIELD.match(line):
+            if match["field"] == "dtype":
+                dtype = match["value"]
+            else:
+                tensors[target][name] = _cli_tensor(dtype, match["value"])
+        elif (match := _CLI_METHOD.match(line)) and key is not None:
+            signatures[key] = SignatureInfo(key, match["method"], tensors["inputs"], tensors["outputs"])
+    return signatures
 
 
 def loaded_signatures(directory: Path, side: str) -> Any:
@@ -233,7 +231,7 @@ def cross_check(surface: Surface, loaded: Any, side: str) -> None:
     problems = []
     if set(from_cli) != set(surface.signatures):
         problems.append(f"saved_model_cli lists {sorted(from_cli)}, saved_model.pb {sorted(surface.signatures)}")
-    problems += [f"saved_model_cli shows `{key}` as {from_cli[key]}, saved_model.pb as {signature}"
+    problems += [f"saved_model_cli shows `{key}` as {from_cli[key].describe()}, saved_model.pb as {signature.describe()}"
                  for key, signature in surface.signatures.items() if key in from_cli and from_cli[key] != signature]
     if set(loaded.keys()) != set(surface.signatures):
         problems.append(f"tf.saved_model.load gives {sorted(loaded.keys())}, saved_model.pb {sorted(surface.signatures)}")

@@ -115,3 +115,18 @@ def test_a_keras_export_that_fails_names_the_modern_side_and_keeps_the_earlier_o
     assert _leftovers(tmp_path) == ["modern"]
     with pytest.raises(PairError, match=r"modern side: serving_signatures gives 'regression' the method 'regression'"):
         export_keras(model, {"regression": (signatures["regression"].function, "regression")}, target)
+
+
+@pytest.mark.estimator
+def test_the_three_readings_of_a_savedmodel_are_cross_checked(regressor):
+    """saved_model.pb, tf.saved_model.load and saved_model_cli must agree; a listing that does not is refused."""
+    from migrate.parity.serving.surface import cross_check, read_surface, signatures_from_cli_text
+
+    _, out = regressor
+    surface, loaded = read_surface(out / "serving" / "legacy", "legacy")
+    assert signatures_from_cli_text(surface.saved_model_cli) == surface.signatures
+    assert surface.parsed_features["x"].describe() == "float32 [4] (dense)"
+    surface.saved_model_cli = surface.saved_model_cli.replace("tensorflow/serving/regress", "tensorflow/serving/predict")
+    with pytest.raises(PairError, match=r"legacy side: .* is inconsistent: .*saved_model_cli shows `regression` as predict \(`inputs` string "
+                                        r"\(None,\) → `outputs` float32 \(None, 1\)\), saved_model.pb as regress"):
+        cross_check(surface, loaded, "legacy")
