@@ -4,6 +4,7 @@ from __future__ import annotations
 from migrate.core.scenarios import SCENARIOS
 from migrate.parity.compare import LossRow, MetricComparison, describe_event
 from migrate.parity.result import ParityResult
+from migrate.parity.serving.report import serving_section
 from migrate.parity.stages import TITLES
 
 
@@ -142,6 +143,7 @@ def markdown_report(result: ParityResult, plot_name: str | None) -> str:
         lines.append("")
     if result.metrics is not None:
         lines += ["## 3. Final evaluation", "", "```", *metric_lines(result.metrics), "```", ""]
+    lines += serving_section(result.stage("serving"))
     if not result.ok:
         lines += ["## Failures", "", *(f"- {failure}" for failure in result.failures()), ""]
     return "\n".join(lines)

@@ -38,6 +38,8 @@ def test_a_regression_pair_serves_like_the_canned_regressor(regressor):
         "predict": "tensorflow/serving/predict"}
     assert serving["signatures"]["regression"]["outputs"] == {"outputs": "float32 (None, 1)"}
     assert serving["requests"] == 256 and serving["max_abs_diff"] == 0.0
+    report = (out / "parity-report.md").read_text()
+    assert "## 4. Serving" in report and "| `regression` | regress | `inputs` string (None,) |" in report
     assert code == 0, summary["failures"]
 
 
