@@ -10,10 +10,12 @@ Progress = Callable[[str], None]
 DEFAULT_CHECK_STEPS = 20
 
 
-def check_port(pair_file: Path, steps: int, progress: Progress, params: dict | None = None) -> Verdict:
+def check_port(pair_file: Path, steps: int, progress: Progress, options: dict | None = None) -> Verdict:
     """Run the written pair through the five stages (exact mode) and say whether parity holds.
 
-    A pair the engine cannot use (`PairError`, a mapping refused) is a broken
+    `options` are `config_for` keywords the port asks for: the forward and loss
+    tolerances of a rounding-level port (weights through a transform that sums
+    in another order). A pair the engine cannot use (`PairError`, a mapping refused) is a broken
     port, not a verdict: it propagates to the caller.
     """
     from migrate.parity.config import config_for
@@ -23,6 +25,6 @@ def check_port(pair_file: Path, steps: int, progress: Progress, params: dict | N
 
     prepare_tensorflow_environment(progress)
     pair = load_pair(pair_file)
-    config = config_for(pair, mode="exact", steps=steps, params=params)
+    config = config_for(pair, mode="exact", steps=steps, **(options or {}))
     result, _ = run_parity(config, pair, progress=progress)
     return Verdict("holds" if result.ok else "broken", terminal_summary(result), steps)

@@ -31,9 +31,9 @@ class LayerSpec:
 
     attribute: str
     constructor: str
-    weights: dict[str, str] = field(default_factory=dict)
+    weights: dict = field(default_factory=dict)
+    """TF1 variable name (or a tuple of them) → the Keras weight (``kernel``), or (weight path(s), transform name)."""
     name: str = ""
-    """TF1 variable name → the Keras weight's attribute on the layer (``kernel``, ``bias``, …), in creation order."""
 
 
 @dataclass
@@ -104,6 +104,29 @@ class GraphView:
         self.needed = needed
         self.order = sorted(needed.values(), key=lambda op: op._id)  # noqa: SLF001 - creation order is topological
 
+    def absorb(self, cluster: list, inputs: list) -> list:
+        """`cluster` plus the needed ops that only feed it and do not compute from `inputs` (a loop's side inputs,
+        such as the gradient accumulators TF adds to a while loop in a TRAIN graph)."""
+        members = {op.name for op in cluster}
+        upstream, frontier = set(), [tensor.op for tensor in inputs if hasattr(tensor, "op")]
+        while frontier:
+            op = frontier.pop()
+            if op.name not in upstream:
+                upstream.add(op.name)
+                frontier += [tensor.op for tensor in op.inputs]
+        changed = True
+        while changed:
+            changed = False
+            for op in self.order:
+                if op.name in members or op.name in upstream or op.type in VARIABLE_TYPES:
+                    continue
+                consumers = [consumer for output in op.outputs for consumer in self.consumers(output)]
+                if consumers and all(consumer.name in members for consumer in consumers) \
+                        and not any(output.name in self.targets for output in op.outputs):
+                    members.add(op.name)
+                    changed = True
+        return [op for op in self.order if op.name in members]
+
     def consumers(self, tensor: tf.Tensor) -> list:
         return [op for op in tensor.consumers() if op.name in self.needed]
 
@@ -157,8 +180,9 @@ class GraphView:
             context |= {other.name for other in self.graph.get_operations() if other._id in call.op_ids}  # noqa: SLF001
         self.context = context
 
-    def spell(self, value: Any) -> str:
-        return spell(value, self.params, self.context, self.influence)
+    def spell(self, value: Any, where: set[str] | None = None) -> str:
+        """`spell` in the focused op's context, or in `where` (``{"fc1/weights#1"}``: the kernel's output axis)."""
+        return spell(value, self.params, where if where is not None else self.context, self.influence)
 
 
 def spell(value: Any, params: Mapping[str, Any], context: set[str] | None = None,

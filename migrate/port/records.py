@@ -47,7 +47,8 @@ class Port:
     files: dict[str, str]
     conversions: list[Conversion] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    check_params: dict = field(default_factory=dict)
+    check_options: dict = field(default_factory=dict)
+    """`config_for` keywords of the parity check (the tolerances of a rounding-level port)."""
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,6 @@ def run_port(request: PortRequest, progress: Progress) -> PortOutcome:
         from migrate.port.check import check_port
 
         progress(f"checking parity of {request.out / 'pair.py'} over {request.steps} steps")
-        verdict = check_port(request.out / "pair.py", request.steps, progress, port.check_params)
+        verdict = check_port(request.out / "pair.py", request.steps, progress, port.check_options)
         replace_file(request.out / "PORT.md", port_markdown(request.target, port, verdict))
     return PortOutcome(written, verdict)

@@ -141,21 +141,43 @@ def _optimizer_plans(target: Target, train: ModeTrace, spec: tuple, spell_value,
     selectors = [key for key, value in target.params.items() if isinstance(value, str) and value.lower() in OPTIMIZER_NAMES]
     for key in selectors:
         plans: dict[str, OptimizerPlan] = {}
+        seen: set[str] = set()
         for name in OPTIMIZER_NAMES:
             try:
                 probe = trace_mode(target.model_fn, "train", {**target.params, key: name}, spec)
             except PortRefused:
                 continue
-            if probe.optimizers:
-                candidate = plan_optimizer(probe.optimizers[-1], spell_value, probe.calls,
-                                           ScheduleWriter(probe, target.params))
-                if isinstance(candidate, OptimizerPlan) and candidate.twin not in {p.twin for p in plans.values()}:
-                    plans[name] = candidate
+            if not probe.optimizers or type(probe.optimizers[-1].optimizer).__name__ in seen:
+                continue
+            seen.add(type(probe.optimizers[-1].optimizer).__name__)
+            variant = {**target.params, key: name}
+            reach = _optimizer_keys(target, variant, spec, probe)
+            candidate = plan_optimizer(probe.optimizers[-1], lambda value, reach=reach: spell(value, reach), probe.calls,
+                                       ScheduleWriter(probe, target.params))
+            if isinstance(candidate, OptimizerPlan):
+                plans[name] = candidate
         if len(plans) > 1:
             return plans, key, []
     return {None: plan}, None, []
 
 
+def _optimizer_keys(target: Target, params: dict, spec: tuple, base: ModeTrace) -> dict:
+    """The numeric params (and their values) whose change changes the optimizer `base` builds."""
+    reference, reach = _optimizer_state(base), {}
+    for key, value in params.items():
+        if key == "seed" or isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        try:
+            probe = trace_mode(target.model_fn, "train", {**params, key: _perturbed(value)}, spec)
+        except PortRefused:
+            continue
+        if _optimizer_state(probe) != reference:
+            reach[key] = value
+    return reach
+
+
+ROUNDING_FORWARD, ROUNDING_LOSS = 1e-6, 1e-5
+"""The check's tolerances when weights map through a transform (an LSTM's [x, h]·W split): examples/tf1_idiom's."""
 OPTIMIZER_MARK = "<optimizer>"
 """Stands, in a param's influence, for the optimizer's own hyperparameters."""
 
@@ -188,15 +210,31 @@ def param_influence(target: Target, spec: tuple, base: ModeTrace) -> dict[str, f
     for key, value in target.params.items():
         if key == "seed" or isinstance(value, bool) or not isinstance(value, (int, float)):
             continue
+        probe_trace = None
         try:
-            probe = _signature(trace_mode(target.model_fn, "train", {**target.params, key: _perturbed(value)}, spec))
+            probe_trace = trace_mode(target.model_fn, "train", {**target.params, key: _perturbed(value)}, spec)
+            probe = _signature(probe_trace)
         except PortRefused:
             influence[key] = frozenset(reference)
             continue
-        changed = frozenset(name for name in set(reference) | set(probe) if reference.get(name) != probe.get(name))
+        changed = {name for name in set(reference) | set(probe) if reference.get(name) != probe.get(name)}
+        changed |= _changed_dimensions(base, probe_trace) if probe_trace is not None else set()
+        changed = frozenset(changed)
         if changed:
             influence[key] = changed
     return influence
+
+
+def _variable_shapes(trace: ModeTrace) -> dict[str, list[int]]:
+    return {op.name: [dim.size for dim in op.get_attr("shape").dim] for op in trace.graph.get_operations()
+            if op.type in ("VarHandleOp", "VariableV2")}
+
+
+def _changed_dimensions(base: ModeTrace, probe: ModeTrace) -> set[str]:
+    """``<variable>#<axis>`` for each axis of a variable's shape a param changes (a layer's width is its kernel's last)."""
+    before, after = _variable_shapes(base), _variable_shapes(probe)
+    return {f"{name}#{axis}" for name, shape in before.items() if name in after and len(after[name]) == len(shape)
+            for axis, (old, new) in enumerate(zip(shape, after[name])) if old != new}
 
 
 def _optimizer_state(trace: ModeTrace) -> str:
@@ -272,8 +310,9 @@ def port(target: Target, progress: Progress) -> Port:
     if problems:
         raise PortRefused(_unique(problems))
     layers = forward.layers + tail.layers
-    variable_map = {tf1: f"{MODEL_NAME}/{layer.name}/{weight}" for layer in layers for tf1, weight in layer.weights.items()}
-    unmapped = sorted({v.op.name for v in _trainable(train)} - set(variable_map))
+    variable_map = {tf1: _keras_path(layer.name, weight) for layer in layers for tf1, weight in layer.weights.items()}
+    mapped_names = {name for key in variable_map for name in (key if isinstance(key, tuple) else (key,))}
+    unmapped = sorted({v.op.name for v in _trainable(train)} - mapped_names)
     if unmapped:
         raise PortRefused([Problem(target.model_fn.where, f"trainable variables outside the recognised layers: {', '.join(unmapped)}",
                                    "use them through layers migrate port knows (see PORT.md), or port this part by hand")])
@@ -297,8 +336,24 @@ def port(target: Target, progress: Progress) -> Port:
     if selector:
         notes.append(f"params[{selector!r}] selects the optimizer, as in the model_fn: {', '.join(optimizers)}")
     notes.append("EVAL metrics are not carried over yet: `test_step` reports the loss only")
+    transforms = sorted({weight[1] for layer in layers for weight in layer.weights.values() if isinstance(weight, tuple)})
+    options = {}
+    if transforms:
+        options = {"forward_tolerance": ROUNDING_FORWARD, "loss_tolerance": ROUNDING_LOSS}
+        notes.append(f"rounding level: weights map through the transforms {', '.join(transforms)}, which sum in another "
+                     f"order than TF1 (see `migrate parity --show-mapping`); the check allows --forward-tolerance "
+                     f"{ROUNDING_FORWARD:g} --loss-tolerance {ROUNDING_LOSS:g}")
     return Port("traced model_fn", {"keras_model.py": keras_model_text(model), "pair.py": pair_text(pair)},
-                conversions, notes, {})
+                conversions, notes, options)
+
+
+def _keras_path(layer: str, weight):
+    """The Keras weight path(s) of a layer's weight; a (paths, transform) pair keeps its transform."""
+    if isinstance(weight, tuple):
+        paths, transform = weight
+        paths = [f"{MODEL_NAME}/{layer}/{path}" for path in paths] if isinstance(paths, list) else f"{MODEL_NAME}/{layer}/{paths}"
+        return paths, transform
+    return f"{MODEL_NAME}/{layer}/{weight}"
 
 
 def _trainable(trace: ModeTrace) -> list:

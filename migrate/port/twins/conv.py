@@ -36,7 +36,7 @@ def match(op, view):
         dilation_rate=repr(dilations) if set(dilations) != {1} else None,
         activation=repr(tail.activation) if tail.activation else None,
         use_bias="False" if tail.bias is None else None, name=repr(name))
-    constructor = f"keras.layers.{LAYERS[op.type]}({view.spell(filters)}, {size!r}, {arguments})"
+    constructor = f"keras.layers.{LAYERS[op.type]}({view.spell(filters, {f'{kernel}#{len(shape) - 1}'})}, {size!r}, {arguments})"
     weights = {kernel: "kernel", **({tail.bias: "bias"} if tail.bias else {})}
     attribute = snake(name)
     construct = f"{op.type}" + (" + bias add" if tail.bias else "") + (f" + {tail.activation}" if tail.activation else "")

@@ -18,7 +18,7 @@ def match(op, view):
     name = layer_name(kernel).replace("/", "_")
     arguments = keyword_arguments(activation=repr(tail.activation) if tail.activation else None,
                                   use_bias="False" if tail.bias is None else None, name=repr(name))
-    constructor = f"keras.layers.Dense({view.spell(units)}, {arguments})"
+    constructor = f"keras.layers.Dense({view.spell(units, {f'{kernel}#1'})}, {arguments})"
     weights = {kernel: "kernel", **({tail.bias: "bias"} if tail.bias else {})}
     attribute = snake(name)
     construct = "matmul" + (" + bias add" if tail.bias else "") + (f" + {tail.activation}" if tail.activation else "")

@@ -58,4 +58,6 @@ def test_placeholder_input_is_rewritten_and_documented(mnist_port):
     assert "dataset.batch(params['batch_size'])" in pair
     report = (out / "PORT.md").read_text()
     assert "legacy/inputs.py" in report and "placeholders fed by a hook" in report
-    assert "legacy/model.py:56" in report  # the conv layer's TF1 line
+    conv_line = next(number for number, line in enumerate((ROOT / "legacy" / "model.py").read_text().splitlines(), 1)
+                     if "tf.nn.conv2d(" in line)
+    assert f"| `legacy/model.py:{conv_line}` | Conv2D + bias add + relu (conv1/weights, conv1/biases)" in report

@@ -1,4 +1,4 @@
-"""`migrate port` on input it cannot port: exit 2, every problem with file:line, only PORT.md written."""
+"""`migrate port` on small model_fns written here: what it refuses (exit 2, file:line, only PORT.md) and what it ports."""
 from __future__ import annotations
 
 import textwrap
@@ -103,12 +103,6 @@ def test_an_input_function_without_a_dataset_is_refused(tmp_path, capsys):
     assert "the input function listed" in error and "inputs.py:1" in error
 
 
-def test_a_small_model_fn_ports_and_holds(tmp_path, capsys):
-    target = write_target(tmp_path)
-    assert main(["port", str(target), "--out", str(tmp_path / "out"), "--steps", "2"]) == 0
-    assert "parity holds over 2 steps" in capsys.readouterr().out
-
-
 TRAINING_BODY = """
 def model_fn(features, labels, mode, params):
     training = mode == tf.estimator.ModeKeys.TRAIN
@@ -143,3 +137,36 @@ def test_batch_norm_schedule_and_clipping_port_and_hold(tmp_path, capsys):
     assert "keras.layers.Dense(params['hidden'], name='hidden')" in source
     assert "class TF1LearningRate(keras.optimizers.schedules.LearningRateSchedule)" in source
     assert "Momentum(learning_rate=TF1LearningRate(params), momentum=0.9, use_nesterov=False, global_clipnorm=1.0)" in source
+
+
+LSTM_BODY = """
+def train_input_fn(params):
+    x = (np.arange(96, dtype=np.float32).reshape(8, 4, 3) % 7) / 7.0
+    y = np.arange(8, dtype=np.int64) % 2
+    return tf.data.Dataset.from_tensor_slices((x, y)).repeat().batch(4)
+
+
+def model_fn(features, labels, mode, params):
+    cell = tf.compat.v1.nn.rnn_cell.LSTMCell(params["units"], name="lstm_cell")
+    _, state = tf.compat.v1.nn.dynamic_rnn(cell, features, dtype=tf.float32, scope="rnn")
+    logits = tf.compat.v1.layers.dense(state.h, 2, name="logits")
+    if mode == tf.estimator.ModeKeys.PREDICT:
+        return tf.estimator.EstimatorSpec(mode, predictions={"logits": logits})
+    loss = tf.compat.v1.losses.sparse_softmax_cross_entropy(labels, logits)
+    train_op = tf.compat.v1.train.AdamOptimizer(0.01).minimize(
+        loss, global_step=tf.compat.v1.train.get_or_create_global_step())
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+PARAMS = {"units": 5}
+"""
+
+
+def test_an_lstm_under_dynamic_rnn_ports_at_rounding_level(tmp_path, capsys):
+    target = tmp_path / "target.py"
+    target.write_text("import numpy as np\nimport tensorflow as tf\n" + LSTM_BODY)
+    assert main(["port", str(target), "--out", str(tmp_path / "out"), "--steps", "2"]) == 0
+    assert "parity holds over 2 steps" in capsys.readouterr().out
+    source, pair = (tmp_path / "out" / "keras_model.py").read_text(), (tmp_path / "out" / "pair.py").read_text()
+    assert "keras.layers.LSTM(params['units'], name='rnn')" in source
+    assert "(['ported/rnn/lstm_cell/kernel', 'ported/rnn/lstm_cell/recurrent_kernel'], 'lstm_kernel')" in pair
+    assert "rounding level: weights map through the transforms lstm_bias, lstm_kernel" in (tmp_path / "out" / "PORT.md").read_text()
