@@ -491,6 +491,11 @@ class _Inference:
         return True
 
 
+LAYER_ROLES = frozenset({"kernel", "recurrent_kernel", "bias", "gamma", "beta", "moving_mean", "moving_variance",
+                         "embeddings", "depthwise_kernel", "pointwise_kernel"})
+"""What a layer's weights are called (after ROLE_ALIASES); a scope holding other names is not one layer."""
+
+
 def _roles_sorted(weights: Sequence[Weight]) -> list[Weight]:
     """The weights in their order, each run of one layer's weights (same scope) sorted by role (kernel, bias, ...)."""
     result: list[Weight] = []
@@ -498,7 +503,8 @@ def _roles_sorted(weights: Sequence[Weight]) -> list[Weight]:
     for weight in [*weights, None]:
         scope = weight.name.rpartition("/")[0] if weight is not None else None
         if run and (weight is None or scope != run[0].name.rpartition("/")[0]):
-            result += sorted(run, key=lambda w: _canonical(w.name)[-1])
+            roles = [_canonical(w.name)[-1] for w in run]
+            result += sorted(run, key=lambda w: _canonical(w.name)[-1]) if set(roles) <= LAYER_ROLES else run
             run = []
         if weight is not None:
             run.append(weight)

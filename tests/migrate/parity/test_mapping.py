@@ -94,10 +94,12 @@ def test_a_transform_whose_output_shape_does_not_fit_is_never_inferred():
 
 def bert_like(layers):
     """google-research/bert's TF1 variables (LayerNorm: beta before gamma) and an idiomatic Keras rebuild's weights."""
-    d, heads, head_dim, inner, classes = 8, 2, 4, 16, 3
-    legacy = [("bert/embeddings/word_embeddings", (50, d)), ("bert/embeddings/LayerNorm/beta", (d,)),
+    d, heads, head_dim, inner, classes = 8, 2, 4, 16, 2  # 2 classes: output_weights (2, d) like token types (2, d)
+    legacy = [("bert/embeddings/word_embeddings", (50, d)), ("bert/embeddings/token_type_embeddings", (2, d)),
+              ("bert/embeddings/position_embeddings", (d, d)), ("bert/embeddings/LayerNorm/beta", (d,)),
               ("bert/embeddings/LayerNorm/gamma", (d,))]
-    modern = [("word_embeddings/embeddings", (50, d)), ("embeddings_norm/gamma", (d,)), ("embeddings_norm/beta", (d,))]
+    modern = [("word_embeddings/embeddings", (50, d)), ("token_type_embeddings/embeddings", (2, d)),
+              ("position_embeddings/embeddings", (d, d)), ("embeddings_norm/gamma", (d,)), ("embeddings_norm/beta", (d,))]
     for layer in range(layers):
         tf1, keras = f"bert/encoder/layer_{layer}/", f"layer_{layer}_"
         for name in ("query", "key", "value"):
@@ -130,6 +132,8 @@ def test_a_bert_like_encoder_maps_onto_multi_head_attention_without_a_variable_m
     assert pairs["bert/encoder/layer_0/attention/output/LayerNorm/gamma"] == ("layer_0_attention_norm/gamma", "-")
     assert pairs["bert/pooler/dense/kernel"] == ("pooler/kernel", "-")
     assert pairs["output_weights"] == ("classifier/kernel", "transposed_dense")
+    assert pairs["bert/embeddings/token_type_embeddings"] == ("token_type_embeddings/embeddings", "-")
+    assert pairs["bert/embeddings/position_embeddings"] == ("position_embeddings/embeddings", "-")
     norms = [(m.legacy.name.rpartition("/")[2], m.modern.name.rpartition("/")[2]) for m in matches
              if m.legacy.name.endswith(("beta", "gamma"))]
     assert len(norms) == 6 and all(tf1 == keras for tf1, keras in norms), "beta and gamma are created in either order"
