@@ -25,7 +25,13 @@ def register_format(name: str) -> Callable[[Renderer], Renderer]:
     return decorator
 
 
+_loaded: list[bool] = []
+
+
 def load_formats() -> dict[str, Renderer]:
-    if not FORMATS:
+    """Every format: the package's modules are imported once (a module imported on its own before, as a
+    test does, registers only itself, so emptiness cannot tell)."""
+    if not _loaded:
         import_all(__name__, __path__)
+        _loaded.append(True)
     return dict(sorted(FORMATS.items()))
