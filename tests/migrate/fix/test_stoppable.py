@@ -17,7 +17,7 @@ from migrate.fix.apply import fix_paths
 
 TF1 = "import tensorflow as tf\n\n\ndef step(n):\n    tf.logging.info('step %d', n)\n    return n\n"
 ROOT = Path(__file__).resolve().parents[3]
-FILES = 300
+FILES = 200
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from migrate.cli import main
 from migrate.core.cli import UsageError
 from migrate.parity.compare import compare_losses
 from migrate.parity.outputs import check_output_dir, strict_json, write_parity_outputs
@@ -30,27 +31,30 @@ def _parity(tmp_path: Path, *argv: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=120, cwd=tmp_path)
 
 
-@pytest.mark.parametrize(
-    ("out", "message"),
-    [
-        pytest.param("a-file", "--out {out} exists and is not a directory", id="--out is a file"),
-        pytest.param("a-file/sub", "--out {out} cannot be written (Not a directory)", id="--out under a file"),
-        pytest.param("/proc/parity-out", "--out {out} cannot be written", id="--out where nobody can write"),
-    ],
-)
-def test_an_unwritable_out_fails_before_training_with_exit_2(tmp_path: Path, out: str, message: str) -> None:
+def test_an_unwritable_out_fails_before_training_with_exit_2(tmp_path: Path) -> None:
     (tmp_path / "a-file").write_text("keep me\n")
-    completed = _parity(tmp_path, "--out", out)
+    completed = _parity(tmp_path, "--out", "a-file")
     assert completed.returncode == 2, completed.stderr
-    assert message.format(out=out) in completed.stderr
+    assert "--out a-file exists and is not a directory" in completed.stderr
     assert "needs `tensorflow`" not in completed.stderr, "the check must come before anything is trained"
     assert (tmp_path / "a-file").read_text() == "keep me\n"
 
 
-def test_an_unwritable_record_fails_before_training(tmp_path: Path) -> None:
-    (tmp_path / "dir").mkdir()
-    completed = _parity(tmp_path, "--out", "out", "--record", "dir")
-    assert completed.returncode == 2 and "--record dir is a directory: name a file" in completed.stderr
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        pytest.param(["--out", "a-file/sub"], "--out {tmp}/a-file/sub cannot be written (Not a directory)",
+                     id="--out under a file"),
+        pytest.param(["--out", "/proc/parity-out"], "--out /proc/parity-out cannot be written", id="--out nobody can write"),
+        pytest.param(["--record", "a-dir"], "--record {tmp}/a-dir is a directory: name a file", id="--record a directory"),
+    ],
+)
+def test_every_output_path_is_checked_first(tmp_path: Path, capsys, argv: list[str], message: str) -> None:
+    (tmp_path / "a-file").write_text("keep me\n")
+    (tmp_path / "a-dir").mkdir()
+    argv = [str(tmp_path / item) if item.startswith("a-") else item for item in argv]
+    assert main(["parity", "--steps", "20", "--out", str(tmp_path / "out"), *argv]) == 2
+    assert message.format(tmp=tmp_path) in capsys.readouterr().err
 
 
 def test_a_writable_out_is_created(tmp_path: Path) -> None:
@@ -89,11 +93,3 @@ def test_without_matplotlib_the_report_is_still_written(nan_result: ParityResult
     summary = json.loads((tmp_path / "parity-summary.json").read_text(),
                          parse_constant=lambda token: pytest.fail(f"bare {token} in parity-summary.json"))
     assert summary["ok"] is False and summary["losses"]["rows"][2]["modern"] == "NaN"
-
-
-def test_with_matplotlib_all_three_are_written(nan_result: ParityResult, tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib", reason="the test extra installs matplotlib")
-    written, notes = write_parity_outputs(nan_result, tmp_path)
-    assert notes == [] and written["plot"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert sorted(path.name for path in tmp_path.iterdir()) == [
-        "parity-losses.png", "parity-report.md", "parity-summary.json"], "no temporary file is left behind"

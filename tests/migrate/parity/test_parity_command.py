@@ -67,6 +67,7 @@ def test_outputs_are_written(exact_sgd_run):
     report = (out / "parity-report.md").read_text()
     assert "## 1. Per-step losses" in report and "## 2. Hook vs callback event sequences" in report
     assert (out / "parity-losses.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not list(out.glob(".*partial*")), "every output is written whole (temporary file, then rename)"
     trace = json.loads((out / "trace.json").read_text())
     assert set(trace["sides"]) == {"legacy", "modern"}
     assert trace["sides"]["legacy"]["versions"]["tensorflow"].startswith("2.15")
