@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -61,3 +62,28 @@ def test_placeholder_input_is_rewritten_and_documented(mnist_port):
     conv_line = next(number for number, line in enumerate((ROOT / "legacy" / "model.py").read_text().splitlines(), 1)
                      if "tf.nn.conv2d(" in line)
     assert f"| `legacy/model.py:{conv_line}` | Conv2D + bias add + relu (conv1/weights, conv1/biases)" in report
+
+
+def tf221_python() -> Path:
+    configured = os.environ.get("MIGRATE_TF221_PYTHON")
+    return Path(configured) if configured else ROOT / ".venv-tf221" / "bin" / "python"
+
+
+def test_generated_model_holds_on_tf221_against_the_tf215_trace(mnist_port, tmp_path):
+    """The port runs on TF 2.21 / Keras 3 and trains bit-identically to the TF 2.15 Estimator's recorded trace."""
+    python = tf221_python()
+    if not python.exists():
+        pytest.fail(f"no TF 2.21 interpreter at {python} (set MIGRATE_TF221_PYTHON)")
+    _, out = mnist_port
+    trace = tmp_path / "trace.json"
+    assert main(["parity", "--pair", str(out / "pair.py"), "--steps", str(CHECK_STEPS), "--side", "legacy",
+                 "--record", str(trace), "--out", str(tmp_path / "legacy")]) == 0
+    # softmax rounds differently in TF 2.21 (probabilities differ by ~1e-8): the forward stage allows 1e-7
+    result = subprocess.run(
+        [str(python), "-m", "migrate", "parity", "--pair", str(out / "pair.py"), "--steps", str(CHECK_STEPS),
+         "--side", "modern", "--against", str(trace), "--forward-tolerance", "1e-7", "--out", str(tmp_path / "tf221")],
+        capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    summary = json.loads((tmp_path / "tf221" / "parity-summary.json").read_text())
+    assert summary["versions"]["modern"]["tensorflow"].startswith("2.21"), summary["versions"]
+    assert summary["losses"]["max_abs_loss_diff"] == 0.0
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
