@@ -7,12 +7,21 @@ use_locking=False, name="GradientDescent")``. Each step runs TF1's kernel
 
 Differences from `keras.optimizers.SGD(learning_rate)` (momentum 0): none in
 the dense arithmetic — Keras adds ``-g * lr``, which rounds the same — so the
-native optimizer stays bit-identical on dense gradients (measured: 0.0 drift at step 1000,
-see "Exact or native optimizer?" in the README). On a sparse gradient with
-a row looked up several times in the batch Keras 2.15 sums the row's
-gradients first, TF1 applies them one after the other: the embedding
-differs in the last bit. This class also exists so every
-TF1 optimizer has a twin of the same shape, and TF1's name and `use_locking`.
+native optimizer stays bit-identical on dense gradients (measured: 0.0
+drift at step 1000, see "Exact or native optimizer?" in the README).
+
+Sparse gradients: TF1 applies what the lookup's gradient holds, and that
+depends on the TF1 op. After `tf.nn.embedding_lookup`/`tf.gather` a row
+looked up k times in the batch appears k times, and TF1 subtracts the k
+parts one after the other — as this class does with a Keras `Embedding`'s
+gradient, while Keras 2.15's `SGD` sums them first (1 ulp apart). After
+`embedding_lookup_sparse` (feature columns' embedding and linear columns)
+TF1's gradient already holds each row once, summed: there Keras' `SGD`,
+which sums the `Embedding`'s repeated rows the same way, matches and this
+class does not (examples/text_cnn and examples/wide_deep show both).
+
+This class also exists so every TF1 optimizer has a twin of the same shape,
+and TF1's name and `use_locking`.
 
 Slots: none.
 """
