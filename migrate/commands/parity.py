@@ -14,6 +14,7 @@ from migrate.parity.config import MODES, SIDES, ConfigError, ParityConfig, confi
 from migrate.parity.distributed import command as distributed
 from migrate.parity.outputs import check_output_dir, check_output_file, write_parity_outputs
 from migrate.parity.pair import BUILTIN_PAIRS, Pair, PairError
+from migrate.parity.tolerance import NAMED
 
 DESCRIPTION = f"""\
 Train a TF1 Estimator model_fn and its Keras rebuild from the same initial
@@ -99,6 +100,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--loss-tolerance", type=float, metavar="REL",
                         help="allowed relative |Δloss| at every step, instead of the optimizer's schedule")
+    parser.add_argument("--schedule", choices=tuple(NAMED), metavar="NAME",
+                        help="hold the per-step losses to a named tolerance schedule whatever the optimizer: "
+                        f"{', '.join(NAMED)} (default: the pair's TOLERANCE_SCHEDULE, else by optimizer)")
     parser.add_argument("--forward-tolerance", type=float, default=0.0, metavar="ABS",
                         help="allowed max |Δ| of the forward-pass outputs (default 0.0)")
     parser.add_argument("--out", type=Path, default=Path("parity-out"), help="directory for the JSON, Markdown and PNG outputs")
@@ -163,7 +167,7 @@ def config_from_args(args: argparse.Namespace, pair: Pair) -> ParityConfig:
             scenarios=parse_scenarios(args.scenarios), accuracy_bar=args.accuracy_bar,
             max_accuracy_gap_points=args.max_accuracy_gap, modern_overrides=parse_overrides(args.modern_override),
             loss_tolerance=args.loss_tolerance, forward_tolerance=args.forward_tolerance,
-            optimizer_flavour=args.optimizer_flavour,
+            optimizer_flavour=args.optimizer_flavour, schedule=args.schedule,
         )
     except ConfigError as error:
         raise UsageError(str(error)) from error

@@ -57,6 +57,7 @@ def check_parity(
     forward_tolerance: float = 0.0,
     serving: bool = True,
     serving_tolerance: float = 0.0,
+    schedule: str | None = None,
     progress: Callable[[str], None] = quiet,
 ) -> ParityResult:
     """Run both sides of `pair` through the stages (six with serving); return the `ParityResult`.
@@ -75,7 +76,7 @@ def check_parity(
         resolved, mode=mode, steps=steps, seed=seed, params=params, optimizer=optimizer,
         learning_rate=learning_rate, batch_size=batch_size, scenarios=scenarios, accuracy_bar=accuracy_bar,
         max_accuracy_gap_points=max_accuracy_gap_points, modern_overrides=modern_overrides,
-        loss_tolerance=loss_tolerance, forward_tolerance=forward_tolerance,
+        loss_tolerance=loss_tolerance, forward_tolerance=forward_tolerance, schedule=schedule,
     )
     from migrate.parity.serving.stage import ServingOptions
 

@@ -5,7 +5,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from migrate.parity.tolerance import UNNAMED_OPTIMIZER, ToleranceSchedule, constant_schedule, schedule_for
+from migrate.parity.tolerance import (
+    UNNAMED_OPTIMIZER,
+    ToleranceSchedule,
+    UnknownSchedule,
+    constant_schedule,
+    named_schedule,
+    schedule_for,
+)
 
 if TYPE_CHECKING:
     from migrate.parity.pair import Pair
@@ -45,6 +52,9 @@ class ParityConfig:
     modern_overrides: dict[str, Any] = field(default_factory=dict)
     loss_tolerance: float | None = None
     forward_tolerance: float = 0.0
+    schedule_name: str | None = None
+    given: tuple[str, ...] = ()
+    """The params keys the caller set (`--param`, `--optimizer` …): reported if the pair never reads them."""
 
     @property
     def optimizer(self) -> str:
@@ -69,6 +79,8 @@ class ParityConfig:
     def schedule(self) -> ToleranceSchedule:
         if self.loss_tolerance is not None:
             return constant_schedule(self.loss_tolerance)
+        if self.schedule_name is not None:
+            return named_schedule(self.schedule_name, self.mode)
         if self.mode == "exact" and "optimizer" not in self.params and self.optimizer_flavour is None:
             return UNNAMED_OPTIMIZER
         return schedule_for(self.mode, self.optimizer, self.optimizer_flavour)
@@ -79,14 +91,27 @@ class ParityConfig:
             "mode": self.mode,
             "steps": self.steps,
             "seed": self.seed,
-            "params": dict(self.params),
+            "params": json_safe(dict(self.params)),
             "scenarios": list(self.scenarios),
             "accuracy_bar": self.accuracy_bar,
             "max_accuracy_gap": self.max_accuracy_gap,
-            "modern_overrides": dict(self.modern_overrides),
+            "modern_overrides": json_safe(dict(self.modern_overrides)),
             "loss_tolerance": self.loss_tolerance,
             "forward_tolerance": self.forward_tolerance,
+            **({"schedule": self.schedule_name} if self.schedule_name is not None else {}),
         }
+
+
+def json_safe(value: Any) -> Any:
+    """`value` as JSON can hold it: dicts, lists, strings, numbers, booleans and None as they are, anything else
+    (`tf.float32`, a function, a NumPy scalar) by its `repr` — params may hold any Python value."""
+    if isinstance(value, Mapping):
+        return {str(key): json_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(item) for item in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return repr(value)
 
 
 def per_mode(value: Any, mode: str) -> Any:
@@ -111,6 +136,7 @@ def config_for(
     loss_tolerance: float | None = None,
     forward_tolerance: float = 0.0,
     optimizer_flavour: str | None = None,
+    schedule: str | None = None,
 ) -> ParityConfig:
     """The run's settings from the pair's defaults and the caller's choices (the CLI and `check_parity` share it).
 
@@ -140,7 +166,14 @@ def config_for(
     if optimizer_flavour is not None:
         modern_overrides["optimizer_flavour"] = optimizer_flavour
     flavour = modern_overrides.get("optimizer_flavour", merged.get("optimizer_flavour"))
-    bit_identical = mode == "exact" and (merged.get("optimizer", "sgd") == "sgd" or flavour == "exact")
+    schedule = schedule if schedule is not None else pair.value("TOLERANCE_SCHEDULE")
+    if schedule is not None:
+        try:
+            named_schedule(str(schedule), mode)
+        except UnknownSchedule as error:
+            raise ConfigError(str(error)) from error
+    bit_identical = mode == "exact" and schedule in (None, "exact") and (
+        merged.get("optimizer", "sgd") == "sgd" or flavour == "exact")
     gap = max_accuracy_gap_points if max_accuracy_gap_points is not None else (
         EXACT_SGD_MAX_GAP_POINTS if bit_identical else DEFAULT_MAX_GAP_POINTS)
     return ParityConfig(
@@ -149,4 +182,9 @@ def config_for(
         accuracy_bar=accuracy_bar if accuracy_bar is not None else per_mode(pair.value("ACCURACY_BAR"), mode),
         max_accuracy_gap=gap / 100.0, modern_overrides=modern_overrides,
         loss_tolerance=loss_tolerance, forward_tolerance=forward_tolerance,
+        schedule_name=None if schedule is None else str(schedule),
+        given=tuple(dict.fromkeys([
+            *(["optimizer"] if optimizer is not None else []), *(["batch_size"] if batch_size is not None else []),
+            *(["learning_rate"] if learning_rate is not None else []), *(params or {}),
+        ])),
     )

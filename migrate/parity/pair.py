@@ -11,6 +11,8 @@ The pair contract (README "The pair file"; `migrate parity --help`):
     variable_map                               {tf1 name: keras path or (path(s), transform)} or a callable  optional
     legacy_hooks(params) / modern_callbacks(params)  the user's hooks and their callback twins   optional
     PREDICTION_KEY                             which model_fn prediction is compared with the Keras output
+    OUTPUT_TRANSFORM                           "softmax", "sigmoid" or a function: Keras output → that prediction
+    TOLERANCE_SCHEDULE                         a named loss-tolerance schedule ("rounding", "adam", "exact")
     STEPS, MODE_PARAMS, LEARNING_RATES, ACCURACY_BAR  run defaults (see `defaults_for`)         optional
     legacy_scenarios(params, workdir) / modern_scenarios(params, fresh_model)  extra event runs optional
     serving_input_receiver_fn(params) / serving_signatures(model, params)  the serving surfaces (stage 6) optional
@@ -36,7 +38,8 @@ OPTIONAL_FUNCTIONS = (
     "eval_input_fn", "eval_dataset", "legacy_hooks", "modern_callbacks", "legacy_scenarios", "modern_scenarios",
     "serving_input_receiver_fn", "serving_signatures",
 )
-OPTIONAL_VALUES = ("PARAMS", "variable_map", "PREDICTION_KEY", "STEPS", "MODE_PARAMS", "LEARNING_RATES", "ACCURACY_BAR")
+OPTIONAL_VALUES = ("PARAMS", "variable_map", "PREDICTION_KEY", "STEPS", "MODE_PARAMS", "LEARNING_RATES", "ACCURACY_BAR",
+                   "TOLERANCE_SCHEDULE", "OUTPUT_TRANSFORM")
 BUILTIN_PAIRS = {"mnist": Path(__file__).resolve().parents[1] / "pairs" / "mnist.py"}
 """Pairs shipped with the package, by name (`--pair mnist` is the default)."""
 

@@ -21,11 +21,14 @@ import numpy as np
 
 from migrate.core.protocol import without_losses
 from migrate.core.scenarios import SCENARIOS
+from migrate.parity import divergence
 from migrate.parity import trace as traces
+from migrate.parity.advice import ignored_optimizer, optimizer_advice
 from migrate.parity.compare import compare_events, compare_losses, compare_metrics
 from migrate.parity.config import ParityConfig
 from migrate.parity.mapping import FORGET_BIAS_NOTE, MappingError, Match, Weight, infer_mapping, to_keras_layout
 from migrate.parity.pair import Pair, PairError
+from migrate.parity.read_params import ReadParams, unread
 from migrate.parity.result import ParityResult
 from migrate.parity.serving.stage import ServingOptions, record_legacy_export, serving_stage
 from migrate.parity.stages import (
@@ -73,8 +76,8 @@ def decode_outputs(encoded: dict[str, Any]) -> Any:
 
 
 def to_json_record(record: dict) -> dict:
-    """A side record as the trace stores it (arrays base64-encoded)."""
-    result = dict(record)
+    """A side record as the trace stores it (arrays base64-encoded; the replay's snapshots are not kept)."""
+    result = {key: value for key, value in record.items() if key != "captured"}
     if result.get("forward") is not None:
         result["forward"] = {"outputs": encode_outputs(result["forward"]["outputs"]),
                              "layer_inputs": traces.encode_weights(result["forward"].get("layer_inputs") or {})}
@@ -107,6 +110,25 @@ def mapping_for(pair: Pair, legacy: list[Weight], modern: list[Weight], legacy_c
         raise PairError(f"{pair.origin}: {error}") from error
 
 
+def state_mapping_for(pair: Pair, legacy: list[Weight], modern: list[Weight]) -> tuple[list[Match], str | None]:
+    """The non-trainable state (batch-norm moving statistics) matched like the trainable variables.
+
+    The `variable_map` entries naming state variables apply; a state that cannot be matched is not an error
+    (its effect still shows in the losses), only not compared: the second value says why.
+    """
+    if not legacy:
+        return [], None  # a Keras-only state (batch norm TF1 lacks) shows in the forward pass, not here
+    variable_map = pair.value("variable_map")
+    if isinstance(variable_map, dict):
+        names = {weight.name for weight in legacy}
+        variable_map = {key: value for key, value in variable_map.items()
+                        if all(str(part).split(":", 1)[0] in names for part in (key if isinstance(key, tuple) else (key,)))}
+    try:
+        return infer_mapping(legacy, modern, variable_map or None), None
+    except MappingError as error:
+        return [], f"the non-trainable state is not compared: {error}"
+
+
 class Run:
     """One parity run's state while it goes through the stages."""
 
@@ -117,13 +139,16 @@ class Run:
         self.legacy: dict[str, Any] = {}
         self.initial_weights: dict[str, np.ndarray] = {}
         self.legacy_batch: Any = None
+        self.read: set[str] = set()  # the params keys any pair function looked up
+        self.legacy_params = ReadParams(config.legacy_params, self.read)
+        self.modern_params = ReadParams(config.modern_params, self.read)
 
     # legacy side -----------------------------------------------------------------------------------------------
     def prepare_legacy(self) -> None:
         from migrate.parity.sides import legacy_side
 
         self.progress(f"[legacy] {self.pair.name}: model_fn in an Estimator")
-        prepared = legacy_side.prepare(self.pair, self.config.legacy_params, self.config.seed, self.workdir / "legacy")
+        prepared = legacy_side.prepare(self.pair, self.legacy_params, self.config.seed, self.workdir / "legacy")
         self.legacy_prepared = prepared
         self.legacy = dict(prepared["record"])
         self.initial_weights = prepared["initial_weights"]
@@ -132,7 +157,7 @@ class Run:
     def train_legacy(self, steps: int, *, evaluate: bool, scenarios: bool) -> None:
         from migrate.parity.sides import legacy_side
 
-        params, seed = self.config.legacy_params, self.config.seed
+        params, seed = self.legacy_params, self.config.seed
         self.progress(f"[legacy] Estimator + SessionRunHooks: {steps} steps")
         self.legacy.update(legacy_side.train(self.pair, params, seed, self.legacy_prepared, steps, self.progress))
         if evaluate and self.pair.has_eval:
@@ -142,6 +167,32 @@ class Run:
             self.legacy["events"] = legacy_side.scenarios(
                 self.pair, params, self.workdir / "legacy", self.config.scenarios, self.progress
             )
+
+    def locate_divergence(self, modern, matches: list[Match], state_matches: list[Match], step: int,
+                          recorded: tuple[float | None, float | None]) -> tuple[str, dict[str, Any]] | None:
+        """Replay both sides to `step` and compare every variable before and after it (`divergence.locate`)."""
+        from migrate.parity.sides import legacy_side
+
+        if not hasattr(self, "legacy_prepared"):
+            return ("not located: the legacy side comes from a trace; run both sides on TF 2.15 to compare the "
+                    "variables at that step"), {}
+        self.progress(f"[locate] replaying both sides to step {step} to compare every variable before and after it")
+        quiet = lambda message: None  # noqa: E731
+        capture = (step - 1, step)
+        legacy = legacy_side.train(self.pair, self.legacy_params, self.config.seed, self.legacy_prepared, step,
+                                   quiet, capture, model_dir=self.workdir / f"replay-{step}")
+        modern_run = modern.replay(matches, self.initial_weights, step, capture)
+        if any(point not in legacy["captured"] or point not in modern_run["captured"] for point in capture):
+            return None
+        replayed = (losses_from_json(legacy["losses"]).get(step), losses_from_json(modern_run["losses"]).get(step))
+        everything = matches + state_matches
+        in_keras_layout = {point: to_keras_layout(everything, values) for point, values in legacy["captured"].items()}
+        message, details = divergence.locate(step, everything, in_keras_layout, modern_run["captured"], *replayed)
+        if replayed != recorded:
+            message += (f" (caution: the replay's step-{step} losses {replayed[0]!r} / {replayed[1]!r} are not the run's "
+                        f"{recorded[0]!r} / {recorded[1]!r}: a side is not deterministic)")
+            details["replay_reproduced"] = False
+        return message, details
 
     def load_legacy(self, recorded: dict) -> None:
         self.legacy = from_json_record(recorded["sides"]["legacy"])
@@ -222,7 +273,7 @@ def show_mapping(config: ParityConfig, pair: Pair, progress: Progress = print) -
     with tempfile.TemporaryDirectory(prefix="parity-") as scratch:
         run = Run(config, pair, progress, Path(scratch))
         run.prepare_legacy()
-        modern = ModernSide(pair, config.modern_params, config.seed)
+        modern = ModernSide(pair, run.modern_params, config.seed)
         modern.ensure_built(modern.first_batch()[0])
         return mapping_for(pair, legacy_weights(run.legacy), modern.weights, run.legacy.get("constant_init"),
                            modern.initial_constants())
@@ -233,7 +284,7 @@ def compare_with_modern(run: Run, *, train_legacy: bool) -> tuple[ParityResult, 
 
     config, pair, legacy = run.config, run.pair, run.legacy
     run.progress(f"[modern] {pair.name}: build_model and train_dataset")
-    modern = run.modern = ModernSide(pair, config.modern_params, config.seed)
+    modern = run.modern = ModernSide(pair, run.modern_params, config.seed)
     first_batch = modern.first_batch()
     problem = batch_problem(legacy["first_batch"]["structure"], first_batch, legacy["first_batch"]["fingerprint"],
                             values=config.mode == "exact")
@@ -241,9 +292,26 @@ def compare_with_modern(run: Run, *, train_legacy: bool) -> tuple[ParityResult, 
         raise PairError(f"{pair.origin}: {problem}.")
     modern.ensure_built(first_batch[0])
     matches = mapping_for(pair, legacy_weights(legacy), modern.weights, legacy["constant_init"], modern.initial_constants())
-    stages = [check_variables(matches, constant_initialisers(matches, legacy["constant_init"]), modern.initial_constants())]
-    modern_record: dict[str, Any] = {"versions": versions(), "optimizer": modern.optimizer_name()}
+    state_matches, state_problem = state_mapping_for(pair, legacy_weights({"variables": legacy.get("state", [])}),
+                                                     modern.state)
+    modern.state_matches = state_matches
+    stages = [check_variables(matches, constant_initialisers(matches, legacy["constant_init"]),
+                              modern.initial_constants(), state_matches)]
+    optimizers = modern.optimizer_names()
+    modern_record: dict[str, Any] = {"versions": versions(), "optimizer": optimizers[0] if optimizers else None,
+                                     "optimizers": optimizers}
+    if "optimizer" in config.params:
+        ignored = ignored_optimizer(str(config.params["optimizer"]), side_optimizers(legacy), optimizers)
+        if ignored:
+            raise PairError(f"{pair.origin}: {ignored}")
     result = ParityResult(config.as_dict(), {"legacy": legacy["versions"], "modern": modern_record["versions"]}, stages)
+    if state_problem:
+        result.notes.append("note: " + state_problem)
+    if legacy.get("unseeded"):
+        result.notes.append(
+            "warning: two draws of the TF1 initial values with the same seed differ for "
+            + ", ".join(legacy["unseeded"]) + ": their initializers draw from a source the seeds do not reach "
+            "(seed them, e.g. kernel_initializer=...(seed=1)); the run is not reproducible until then")
     if not stages[0].ok:
         stages += [skipped(name, "an earlier stage failed") for name in ("forward", "one-step", "n-steps", "evaluation")]
         return result, {"legacy": legacy, "modern": modern_record}
@@ -262,13 +330,10 @@ def compare_with_modern(run: Run, *, train_legacy: bool) -> tuple[ParityResult, 
     run.progress(f"[modern] Keras fit + callbacks: {steps} steps")
     modern_record.update(modern.train(steps, run.progress))
     check_steps_run(pair, "modern", modern_record, steps)
-    legacy_after = to_keras_layout(matches, legacy["after_first_step"])
-    one_step = check_one_step(
-        matches, losses_from_json(legacy["losses"]).get(1 + 0), losses_from_json(modern_record["losses"]).get(1),
-        legacy_after, modern_record["after_first_step"],
-        config.schedule.allowed(1) if config.mode == "exact" else float("inf"),
-    )
-    note_mapping_checks(one_step, matches, legacy_after, modern_record["after_first_step"])
+    one_step = one_step_stage(config, matches + state_matches, legacy, modern_record)
+    if legacy["after_first_step"] and modern_record["after_first_step"]:
+        note_mapping_checks(one_step, matches, to_keras_layout(matches, legacy["after_first_step"]),
+                            modern_record["after_first_step"])
     if forward_failed:
         hint = one_step.details.get("first_variable")
         if hint and "first_input_differs" not in stages[-1].details:
@@ -285,7 +350,13 @@ def compare_with_modern(run: Run, *, train_legacy: bool) -> tuple[ParityResult, 
         run.progress("  modern evaluation: " + describe_metrics(modern_record["metrics"]))
     make_model = modern.fresh_model(matches, run.initial_weights)
     modern_record["events"] = modern.scenarios(make_model, config.scenarios, run.progress)
-    n_steps_and_evaluation(result, config, pair, legacy, modern_record)
+    n_steps_and_evaluation(
+        result, config, pair, legacy, modern_record,
+        lambda step, losses: run.locate_divergence(modern, matches, state_matches, step, losses),
+    )
+    if train_legacy:
+        result.notes += [f"warning: {given_as(key, config)}: the pair never reads params[{key!r}] (neither side): it "
+                         "changed nothing" for key in unread(config.given, run.read)]
     return result, {"legacy": legacy, "modern": modern_record}
 
 
@@ -309,16 +380,62 @@ def note_mapping_checks(one_step: Stage, matches: list[Match], legacy_after: dic
         one_step.message += f"; {swapped}"
 
 
+def given_as(key: str, config: ParityConfig) -> str:
+    """How the user set a params key, as they typed it."""
+    flags = {"optimizer": "--optimizer", "learning_rate": "--learning-rate", "batch_size": "--batch-size"}
+    value = config.params.get(key)
+    return f"{flags[key]} {value}" if key in flags else f"--param {key}={value}"
+
+
+def one_step_stage(config: ParityConfig, matches: list[Match], legacy: dict, modern: dict) -> Stage:
+    """Stage 3 at the first step that updates a variable on both sides (step 1 unless a warm-up holds it still)."""
+    legacy_step, modern_step = legacy.get("first_update_step", 1), modern.get("first_update_step", 1)
+    tolerance = config.schedule.allowed(1) if config.mode == "exact" else float("inf")
+    if tolerance != float("inf") and legacy_step != modern_step:
+        describe = lambda step: f"step {step}" if step else "no step"  # noqa: E731
+        return Stage("one-step", "failed",
+                     f"one step: the first update of a variable comes at {describe(legacy_step)} in TF1 but at "
+                     f"{describe(modern_step)} in Keras (a learning-rate schedule or warm-up differs)",
+                     {"first_update_step": {"legacy": legacy_step, "modern": modern_step}})
+    if tolerance != float("inf") and legacy_step is None:
+        return Stage("one-step", "not checked",
+                     f"one step: no step of {config.steps} updates any variable on either side (learning rate 0?)")
+    step = legacy_step or 1
+    stage = check_one_step(
+        matches, losses_from_json(legacy["losses"]).get(step), losses_from_json(modern["losses"]).get(step),
+        to_keras_layout(matches, legacy["after_first_step"]), modern["after_first_step"], tolerance, step=step,
+    )
+    return stage
+
+
 def forward_stage(pair: Pair, legacy: dict, modern, first_batch, tolerance: float, matches: list[Match]) -> Stage:
     if legacy.get("forward") is None:
         return skipped("forward", "model_fn returns no predictions in PREDICT mode")
     if first_batch is None:
         return skipped("forward", "statistical mode against a trace: the legacy first batch is not in the trace")
+    from migrate.parity.sides.output_transforms import KNOWN, UnknownTransform, resolve
+
     try:
-        stage = check_forward(legacy["forward"]["outputs"], modern.forward(first_batch[0]),
-                              pair.value("PREDICTION_KEY"), tolerance)
+        declared = resolve(pair.value("OUTPUT_TRANSFORM"))
+    except UnknownTransform as error:
+        raise PairError(f"{pair.origin}: {error}.") from error
+    outputs, key = legacy["forward"]["outputs"], pair.value("PREDICTION_KEY")
+    try:
+        stage = check_forward(outputs, modern.forward(first_batch[0], declared and declared[1]), key, tolerance)
     except KeyError as error:
         raise PairError(f"{pair.origin}: {error.args[0]}; set PREDICTION_KEY in the pair file.") from error
+    if declared is not None:
+        stage.message += f" (the Keras output through OUTPUT_TRANSFORM {declared[0]})"
+        stage.details["output_transform"] = declared[0]
+    elif not stage.ok:
+        for name, function in KNOWN.items():
+            candidate = check_forward(outputs, modern.forward(first_batch[0], function), key, tolerance)
+            if candidate.ok:
+                candidate.message = (f"the model_fn's {candidate.details['compared']} match {name}(Keras output): "
+                                     f"max |Δ| = {candidate.details['max_abs_diff']:.6g} (say so with "
+                                     f"OUTPUT_TRANSFORM = {name!r} in the pair file)")
+                candidate.details["output_transform"] = name
+                return candidate
     if not stage.ok:
         notes = sorted({f"{m.transform.name}: {m.transform.rounding}" for m in matches
                         if m.transform is not None and m.transform.rounding})
@@ -335,7 +452,11 @@ def forward_stage(pair: Pair, legacy: dict, modern, first_batch, tolerance: floa
     return stage
 
 
-def n_steps_and_evaluation(result: ParityResult, config: ParityConfig, pair: Pair, legacy: dict, modern: dict) -> None:
+Locator = Callable[[int, tuple[float | None, float | None]], tuple[str, dict[str, Any]] | None]
+
+
+def n_steps_and_evaluation(result: ParityResult, config: ParityConfig, pair: Pair, legacy: dict, modern: dict,
+                           locate: Locator | None = None) -> None:
     result.losses = compare_losses(
         losses_from_json(legacy["losses"]), losses_from_json(modern["losses"]), config.schedule,
         checked=config.mode == "exact",
@@ -353,8 +474,14 @@ def n_steps_and_evaluation(result: ParityResult, config: ParityConfig, pair: Pai
             modern_events = scenario.normalize_both(modern_events)
         result.events.append(compare_events(name, legacy_events, modern_events))
     result.stages.append(check_n_steps(result.losses, result.events))
+    violation = result.losses.first_violation
+    if violation is not None and locate is not None and config.mode == "exact":
+        located = locate(violation.step, (violation.legacy, violation.modern))
+        if located is not None:
+            result.stages[-1].message += f"; {located[0]}"
+            result.stages[-1].details["divergence"] = located[1]
     if result.losses.first_violation is not None:
-        hint = optimizer_hint(legacy.get("optimizer"), modern.get("optimizer"))
+        hint = optimizer_advice(side_optimizers(legacy), side_optimizers(modern))
         if hint:
             result.stages[-1].message += f"; {hint}"
     if not result.stages[-1].ok:
@@ -371,11 +498,8 @@ def n_steps_and_evaluation(result: ParityResult, config: ParityConfig, pair: Pai
         result.notes.append("note: " + result.losses.schedule.explanation)
 
 
-def optimizer_hint(legacy_optimizer: str | None, modern_optimizer: str | None) -> str | None:
-    """Why losses drift when the TF1 graph has optimizer slots and the Keras side is not its TF1-exact twin."""
-    if not legacy_optimizer or not modern_optimizer or modern_optimizer.startswith("modern.optimizers."):
-        return None
-    twin = legacy_optimizer.removesuffix("Optimizer")
-    return (f"the TF1 graph trains with {legacy_optimizer}, the Keras model with {modern_optimizer.rpartition('.')[2]} "
-            "(Keras' own optimizers do not run TF1's update: README 'Exact or native optimizer?'): compile with "
-            f"modern.optimizers.{twin}, its TF1-exact twin, or allow the drift with --loss-tolerance REL")
+def side_optimizers(record: dict) -> list[str]:
+    """The optimizers a side record names (older traces hold one, or none for plain gradient descent)."""
+    if "optimizers" in record:
+        return list(record["optimizers"])
+    return [record["optimizer"]] if record.get("optimizer") else []

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from migrate.parity.difference import ROUNDING_ULPS, difference
 from migrate.parity.mapping import Match, show_shape
 
 STAGES = ("variables", "forward", "one-step", "n-steps", "evaluation", "serving")
@@ -57,11 +58,18 @@ def skipped(name: str, why: str) -> Stage:
 
 
 def check_variables(
-    matches: Sequence[Match], legacy_constants: Mapping[str, float | None], modern_constants: Mapping[str, float | None]
+    matches: Sequence[Match], legacy_constants: Mapping[str, float | None], modern_constants: Mapping[str, float | None],
+    state: Sequence[Match] = (),
 ) -> Stage:
-    """Shapes are equal by construction of the mapping; dtypes and constant initialisers are checked here."""
+    """Shapes are equal by construction of the mapping; dtypes and constant initialisers are checked here.
+
+    `state` are the matched non-trainable variables (batch-norm moving statistics): listed, their values
+    copied like the trainable ones, compared after the first update and where a run diverges.
+    """
     rows = [{"tf1": m.tf1_label, "keras": m.modern.name, "shape": list(m.legacy.shape), "how": m.how,
              "transform": m.transform_name} for m in matches]
+    state_rows = [{"tf1": m.tf1_label, "keras": m.modern.name, "shape": list(m.legacy.shape), "how": m.how,
+                   "transform": m.transform_name} for m in state]
     problems = []
     for m in matches:
         if m.legacy.dtype != m.modern.dtype:
@@ -72,9 +80,11 @@ def check_variables(
                 f"{m.legacy.name} is initialised to the constant {tf1_value:g} in TF1 but {m.modern.name} to "
                 f"{keras_value:g} in Keras (an initializer differs: a fresh Keras training would not start where TF1 did)"
             )
+    details = {"mapping": rows, **({"state_mapping": state_rows} if state_rows else {})}
     if problems:
-        return Stage("variables", "failed", "variables: " + "; ".join(problems), {"mapping": rows})
-    return Stage("variables", "ok", f"{len(matches)} trainable variables match in shape and dtype", {"mapping": rows})
+        return Stage("variables", "failed", "variables: " + "; ".join(problems), details)
+    also = f" (and {len(state_rows)} non-trainable state variables)" if state_rows else ""
+    return Stage("variables", "ok", f"{len(matches)} trainable variables{also} match in shape and dtype", details)
 
 
 def _pick_output(legacy: Any, modern: Any, key: str | None) -> tuple[str | None, Any, Any]:
@@ -186,11 +196,16 @@ def locate_forward_difference(
                 "first_input_differs": None, "inputs_agree": checked}
 
 
+ACCEPT_ROUNDING = "--schedule rounding (or TOLERANCE_SCHEDULE = \"rounding\" in the pair file)"
+"""The option that accepts a rounding-level difference, named wherever one is reported."""
+
+
 def check_one_step(
     matches: Sequence[Match], legacy_loss: float | None, modern_loss: float | None,
-    legacy_after: Mapping[str, Any], modern_after: Mapping[str, Any], relative_tolerance: float,
+    legacy_after: Mapping[str, Any], modern_after: Mapping[str, Any], relative_tolerance: float, *, step: int = 1,
 ) -> Stage:
-    """Step 1's loss, then every variable after the update, in TF1 creation order.
+    """The loss of the first step that updates the variables (`step`, normally 1), then every variable after it,
+    in TF1 creation order; `matches` may include the non-trainable state (compared the same way).
 
     Both sides are compared in the Keras layout: `legacy_after` is keyed by Keras name (`mapping.to_keras_layout`).
     """
@@ -198,33 +213,52 @@ def check_one_step(
         return Stage("one-step", "not checked", "one step: not checked in statistical mode (dropout, shuffling)")
     rows, differing = [], []
     for m in matches:
+        if m.modern.name not in legacy_after or m.modern.name not in modern_after:
+            continue
         a, b = np.asarray(legacy_after[m.modern.name]), np.asarray(modern_after[m.modern.name])
-        diff = max_abs_diff(a, b)
-        scale = max(float(np.max(np.abs(a))) if a.size else 0.0, float(np.max(np.abs(b))) if b.size else 0.0)
-        ok = diff <= relative_tolerance * scale
-        rows.append({"tf1": m.legacy.name, "keras": m.modern.name, "max_abs_diff": diff, "ok": ok})
+        diff = difference(a, b)
+        ok = diff.max_abs <= relative_tolerance * max(_max_abs(a), _max_abs(b))
+        rows.append({"tf1": m.legacy.name, "keras": m.modern.name, **diff.as_dict(), "ok": ok})
         if not ok:
             differing.append(rows[-1])
+    loss_diff = difference(np.float32(legacy_loss if legacy_loss is not None else np.nan),
+                           np.float32(modern_loss if modern_loss is not None else np.nan))
     loss_ok = legacy_loss is not None and modern_loss is not None and (
         abs(legacy_loss - modern_loss) <= relative_tolerance * max(abs(legacy_loss), abs(modern_loss))
     )
-    details = {"loss": {"legacy": legacy_loss, "modern": modern_loss}, "variables": rows,
-               "relative_tolerance": relative_tolerance}
+    details = {"step": step, "loss": {"legacy": legacy_loss, "modern": modern_loss, "ulp": loss_diff.ulps},
+               "variables": rows, "relative_tolerance": relative_tolerance}
+    where = f"step {step}" if step == 1 else (
+        f"step {step} (the first that updates a variable: the step{'s' if step > 2 else ''} before it change none on "
+        "either side — a learning rate of 0 or a warm-up — so it is checked instead of step 1)")
     if loss_ok and not differing:
-        return Stage("one-step", "ok", f"step 1: loss and all {len(rows)} variables after the update agree", details)
+        identical = loss_diff.none and all(row["max_abs_diff"] == 0.0 for row in rows)
+        largest = max([loss_diff.ulps, *(row["ulp"] for row in rows)])
+        verdict = "agree" if identical else f"are within tolerance (relative {relative_tolerance:g}; ≤ {largest:.0f} ulp)"
+        return Stage("one-step", "ok", f"{where}: loss and all {len(rows)} variables after the update {verdict}", details)
+    rounding = ((loss_ok or loss_diff.rounding_level) and all(0 < row["ulp"] <= ROUNDING_ULPS for row in differing))
     parts = []
-    if not loss_ok:
-        parts.append(f"the loss of step 1 differs: legacy {legacy_loss!r} vs modern {modern_loss!r} "
-                     "(loss function, reduction, regularisation, or the forward pass in training mode: dropout)")
-    if differing:
-        first = differing[0]
-        others = ", ".join(row["tf1"] for row in differing[1:])
-        parts.append(
-            f"first variable that differs after the update: {first['tf1']} (Keras {first['keras']}), "
-            f"max |Δ| {first['max_abs_diff']:.6g}" + (f"; also {others}" if others else "")
-        )
+    if rounding:
+        largest = max([loss_diff.ulps if not loss_ok else 0, *(row["ulp"] for row in differing)])
+        named = ", ".join(row["tf1"] for row in differing) or "the loss only"
+        parts.append(f"differs at rounding level (≤ {largest:.0f} ulp: {named}): the same update summed in another "
+                     "order (tf.gradients vs GradientTape, a fused kernel) — not a wrong layer, loss or update; "
+                     f"accept it with {ACCEPT_ROUNDING}")
+        details["rounding_level"] = True
+    else:
+        if not loss_ok:
+            parts.append(f"the loss of step {step} differs: legacy {legacy_loss!r} vs modern {modern_loss!r} "
+                         "(loss function, reduction, regularisation, or the forward pass in training mode: dropout)")
+        if differing:
+            first = differing[0]
+            others = ", ".join(row["tf1"] for row in differing[1:])
+            parts.append(
+                f"first variable that differs after the update: {first['tf1']} (Keras {first['keras']}), "
+                f"max |Δ| {first['max_abs_diff']:.6g}" + (f"; also {others}" if others else "")
+            )
     details["first_variable"] = differing[0]["tf1"] if differing else None
-    return Stage("one-step", "failed", "one step: " + "; ".join(parts), details)
+    prefix = "one step: " if step == 1 else f"one step ({where}): "
+    return Stage("one-step", "failed", prefix + "; ".join(parts), details)
 
 
 def check_order_guesses(matches: Sequence[Match], legacy_after: Mapping[str, Any], modern_after: Mapping[str, Any]) -> str | None:

@@ -17,6 +17,19 @@ step 10, 4e-4 at step 33, 4e-3 at step 50, up to ~4e-2 by step 300; with the
 wrong epsilon it is 1e-4 at step 2. The schedule 1e-5·1.25^(k−1), capped at
 10%, passes the first and fails the second at step 2. Runs much longer than
 a few hundred steps belong in the statistical mode.
+
+Any optimizer can be held to a named schedule (`NAMED`: `--schedule NAME`, or
+`TOLERANCE_SCHEDULE = "NAME"` in the pair file): "rounding" is the Adam
+calibration above applied to any drift that starts at rounding level — a
+gradient summed in another order (`tf.gradients` vs `GradientTape`, an
+embedding feeding several branches), a custom optimizer ported with another
+operation order. What grows is training's amplification of a last-bit seed,
+not the optimizer's formula, so the same bound applies; the stage-3 and
+stage-4 messages name it when they find a difference of at most a few ulp.
+To calibrate a schedule for another model, run `bench/optimizer_drift.py`'s
+method on it: record the relative loss drift at steps 2, 10, 50 and 300 of
+a run known to be right and of one with a deliberate small bug (another
+epsilon), and pick start and growth between the two.
 """
 from __future__ import annotations
 
@@ -74,7 +87,28 @@ STATISTICAL = ToleranceSchedule(
     "Dropout masks and shuffling differ by construction: per-step losses are shown, accuracy decides.",
 )
 
+ROUNDING = ToleranceSchedule(
+    "rounding", 1e-5, 1.25, 0.1,
+    "chosen (--schedule rounding): the sides compute the same thing with another rounding (a gradient summed in "
+    "another order, a custom optimizer ported with another operation order); the bound is Adam's calibration "
+    "(bench/optimizer_drift.py): ~1e-7 relative at step 2 growing to a few % by step 300, while a real bug "
+    "(another epsilon) already differs by ~1e-4 at step 2.",
+)
+
 SCHEDULES = {("exact", "sgd"): EXACT_SGD, ("exact", "adam"): EXACT_ADAM}
+NAMED = {"exact": EXACT_SGD, "rounding": ROUNDING, "adam": EXACT_ADAM}
+"""Schedules a run can choose by name, whatever its optimizer (`--schedule`, the pair's `TOLERANCE_SCHEDULE`)."""
+
+
+class UnknownSchedule(ValueError):
+    """A schedule name that is not in `NAMED`."""
+
+
+def named_schedule(name: str, mode: str = "exact") -> ToleranceSchedule:
+    """The schedule called `name` (statistical mode checks no per-step loss, whatever is named)."""
+    if name not in NAMED:
+        raise UnknownSchedule(f"unknown tolerance schedule {name!r}; choose one of {', '.join(NAMED)}")
+    return NAMED[name] if mode == "exact" else STATISTICAL
 
 
 def schedule_for(mode: str, optimizer: str, optimizer_flavour: str | None = None) -> ToleranceSchedule:

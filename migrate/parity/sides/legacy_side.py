@@ -6,7 +6,10 @@ restores (so the Estimator trains from exactly the weights the Keras model is
 given); it also runs the model in PREDICT mode on the first batch. `train`
 runs `Estimator.train` with the pair's hooks followed by `LossRecorderHook`,
 which records the protocol events, each step's loss and every trainable
-variable after step 1.
+variable and state variable (batch-norm moving statistics: the non-trainable
+variables the PREDICT graph reads) after the first step that updates them.
+Every random source is seeded before each graph is built (`seeding`), and the
+initial values are drawn twice to name any initializer the seeds do not reach.
 """
 from __future__ import annotations
 
@@ -23,6 +26,8 @@ import tensorflow as tf
 from migrate.core.protocol import make_event
 from migrate.parity.mapping import Weight
 from migrate.parity.pair import Pair, PairError
+from migrate.parity.read_params import with_entries
+from migrate.parity.sides.seeding import seed_everything
 from migrate.parity.stages import LAYER_INPUT_ROWS, batch_fingerprint, batch_structure
 
 Progress = Callable[[str], None]
@@ -86,13 +91,37 @@ def _constant_value(array: np.ndarray) -> float | None:
     return float(flat[0]) if flat.size and np.all(flat == flat[0]) else None
 
 
+def draw_initial_values(pair: Pair, params: dict, seed: int, config, state_names: list[str]) -> dict[str, np.ndarray]:
+    """The trainable and state variables' initial values from a fresh TRAIN graph, every random source seeded."""
+    with tf.Graph().as_default():
+        seed_everything(seed)
+        tf.compat.v1.set_random_seed(seed)
+        tf.compat.v1.train.get_or_create_global_step()
+        features, labels = input_tensors(pair, "train_input_fn", params)
+        call_model_fn(pair, features, labels, tf.estimator.ModeKeys.TRAIN, params, config)
+        tracked = tracked_variables(state_names)
+        with tf.compat.v1.Session() as session:
+            session.run([tf.compat.v1.global_variables_initializer(), tf.compat.v1.local_variables_initializer(),
+                         tf.compat.v1.tables_initializer()])
+            return session.run(tracked)
+
+
+def tracked_variables(state_names: list[str]) -> dict[str, Any]:
+    """The current graph's trainable variables, then its state variables, by name."""
+    tracked = {v.op.name: v for v in tf.compat.v1.trainable_variables()}
+    by_name = {v.op.name: v for v in tf.compat.v1.global_variables()}
+    tracked.update({name: by_name[name] for name in state_names if name in by_name and name not in tracked})
+    return tracked
+
+
 def prepare(pair: Pair, params: dict, seed: int, workdir: Path) -> dict[str, Any]:
     """Initial variables, the step-0 checkpoint, the first batch and the PREDICT-mode outputs on it."""
     tf.compat.v1.logging.set_verbosity(tf.compat.v1.logging.ERROR)
     model_dir = workdir / "model"
     model_dir.mkdir(parents=True, exist_ok=True)
     config = run_config(model_dir, seed)
-    with tf.Graph().as_default():
+    with tf.Graph().as_default() as graph:
+        seed_everything(seed)
         tf.compat.v1.set_random_seed(seed)
         global_step = tf.compat.v1.train.get_or_create_global_step()
         features, labels = input_tensors(pair, "train_input_fn", params)
@@ -100,7 +129,7 @@ def prepare(pair: Pair, params: dict, seed: int, workdir: Path) -> dict[str, Any
         if spec.train_op is None or spec.loss is None:
             raise PairError(f"{pair.origin}: model_fn in TRAIN mode returned no train_op or no loss.")
         trainable = tf.compat.v1.trainable_variables()
-        optimizer = tf1_optimizer_of(trainable, tf.compat.v1.global_variables())
+        optimizers = tf1_optimizers_of(graph, trainable, tf.compat.v1.global_variables())
         saver = tf.compat.v1.train.Saver(save_relative_paths=True)
         with tf.compat.v1.Session() as session:
             session.run([tf.compat.v1.global_variables_initializer(), tf.compat.v1.local_variables_initializer(),
@@ -111,36 +140,54 @@ def prepare(pair: Pair, params: dict, seed: int, workdir: Path) -> dict[str, Any
             except tf.errors.OutOfRangeError as error:
                 raise PairError(f"{pair.origin}: train_input_fn(params) gives no batch at all.") from error
             checkpoint = saver.save(session, str(model_dir / "model.ckpt"), global_step=global_step)
+            predicted, state_names = forward(pair, params, seed, config, first_batch[0], checkpoint)
+            by_name = {v.op.name: v for v in tf.compat.v1.global_variables()}
+            state_names = [name for name in state_names if name in by_name and name not in values]
+            state = {name: by_name[name] for name in state_names}
+            values.update(session.run(state))
     weights = [Weight(v.op.name, tuple(v.shape.as_list()), v.dtype.base_dtype.name) for v in trainable]
+    redrawn = draw_initial_values(pair, params, seed, config, state_names)
+    unseeded = [name for name, value in values.items() if name in redrawn and not np.array_equal(value, redrawn[name])]
     return {
         "model_dir": model_dir,
         "checkpoint": checkpoint,
         "initial_weights": values,
         "first_batch": first_batch,
+        "state_names": state_names,
         "record": {
             "variables": [{"name": w.name, "shape": list(w.shape), "dtype": w.dtype} for w in weights],
+            "state": [{"name": name, "shape": list(variable.shape.as_list()), "dtype": variable.dtype.base_dtype.name}
+                      for name, variable in state.items()],
             "constant_init": {name: _constant_value(value) for name, value in values.items()},
             "first_batch": {"fingerprint": batch_fingerprint(first_batch), "structure": batch_structure(first_batch)},
-            "forward": forward(pair, params, seed, config, first_batch[0], checkpoint),
-            "optimizer": optimizer,
+            "forward": predicted,
+            "optimizer": optimizers[0] if optimizers else None,
+            "optimizers": optimizers,
+            "unseeded": unseeded,
             "versions": versions(),
         },
     }
 
 
-def forward(pair: Pair, params: dict, seed: int, config, features, checkpoint: str) -> dict[str, Any] | None:
-    """The model_fn's PREDICT-mode predictions on `features` with the step-0 weights (None if it gives none)."""
+def forward(pair: Pair, params: dict, seed: int, config, features, checkpoint: str) -> tuple[dict[str, Any] | None, list[str]]:
+    """The model_fn's PREDICT-mode predictions on `features` with the step-0 weights (None if it gives none),
+    and the names of its state variables: the non-trainable variables the PREDICT graph creates (batch-norm
+    moving statistics; not the optimizer's, which only the TRAIN graph has)."""
     with tf.Graph().as_default():
+        seed_everything(seed)
         tf.compat.v1.set_random_seed(seed)
-        tf.compat.v1.train.get_or_create_global_step()
+        global_step = tf.compat.v1.train.get_or_create_global_step()
         # fed through placeholders, not embedded as constants: Grappler would fold the whole network at optimisation
         # time with other kernels than the ones training uses
         placeholders = tf.nest.map_structure(
             lambda array: tf.compat.v1.placeholder(tf.as_dtype(np.asarray(array).dtype), np.shape(array)), features
         )
         spec = call_model_fn(pair, placeholders, None, tf.estimator.ModeKeys.PREDICT, params, config)
+        trainable = {v.op.name for v in tf.compat.v1.trainable_variables()}
+        state_names = [v.op.name for v in tf.compat.v1.global_variables()
+                       if v.op.name not in trainable and v is not global_step and v.dtype.base_dtype.is_floating]
         if spec.predictions is None:
-            return None
+            return None, state_names
         stored = set(dict(tf.train.list_variables(checkpoint)))
         restorable = [v for v in tf.compat.v1.global_variables() if checkpoint_name(v) in stored]
         with tf.compat.v1.Session() as session:
@@ -153,7 +200,8 @@ def forward(pair: Pair, params: dict, seed: int, config, features, checkpoint: s
                 inputs = session.run(layer_inputs(tf.compat.v1.trainable_variables()), feed_dict=feed)
             except (tf.errors.OpError, ValueError, TypeError):
                 inputs = {}
-    return {"outputs": outputs, "layer_inputs": {name: value[:LAYER_INPUT_ROWS] for name, value in inputs.items()}}
+    return {"outputs": outputs, "layer_inputs": {name: value[:LAYER_INPUT_ROWS] for name, value in inputs.items()}}, \
+        state_names
 
 
 # ops that read a kernel (its other operand is the layer's input) and ops a read passes through on the way
@@ -199,17 +247,37 @@ TF1_SLOTS = {"Momentum": "MomentumOptimizer", "Adam": "AdamOptimizer", "Adagrad"
              "AdagradDA": "AdagradDAOptimizer", "ProximalAdagrad": "ProximalAdagradOptimizer"}
 """A TF1 optimizer's slot suffix (`<variable>/Momentum`) → its class."""
 
+TF1_KERNELS = {"GradientDescent": "GradientDescentOptimizer", "Momentum": "MomentumOptimizer",
+               "KerasMomentum": "MomentumOptimizer", "Adam": "AdamOptimizer", "AdamWithAmsgrad": "AdamOptimizer",
+               "Adagrad": "AdagradOptimizer", "AdagradV2": "AdagradOptimizer", "AdagradDA": "AdagradDAOptimizer",
+               "RMSProp": "RMSPropOptimizer", "CenteredRMSProp": "RMSPropOptimizer", "Ftrl": "FtrlOptimizer",
+               "FtrlV2": "FtrlOptimizer", "Adadelta": "AdadeltaOptimizer", "ProximalAdagrad": "ProximalAdagradOptimizer",
+               "ProximalGradientDescent": "ProximalGradientDescentOptimizer", "AdaMax": "AdaMax"}
+"""The update kernel a TF1 optimizer runs (`ResourceApplyAdam`, `SparseApplyFtrlV2` … without prefix) → its class."""
 
-def tf1_optimizer_of(trainable, global_variables) -> str | None:
-    """The TF1 optimizer class the train graph uses, read from its slot variables; None without slots (SGD)."""
+
+def tf1_optimizers_of(graph, trainable, global_variables) -> list[str]:
+    """Every TF1 optimizer class the train graph updates variables with, in the order it was built.
+
+    Read from the update kernels (`ApplyGradientDescent`, `ResourceApplyAdam` …), so plain gradient descent
+    is found too; a graph whose updates use no kernel (sparse-only updates) falls back to the slots.
+    """
+    found: list[str] = []
+    for op in graph.get_operations():
+        kernel = op.type.removeprefix("Resource").removeprefix("Sparse").removeprefix("Apply")
+        if op.type.replace("Resource", "").replace("Sparse", "").startswith("Apply") and kernel in TF1_KERNELS:
+            if TF1_KERNELS[kernel] not in found:
+                found.append(TF1_KERNELS[kernel])
+    if found:
+        return found
     names = {variable.op.name for variable in trainable}
     for variable in global_variables:
         owner, _, slot = variable.op.name.rpartition("/")
         if owner in names:
             suffix = slot.rstrip("0123456789").rstrip("_") or slot
-            if suffix in TF1_SLOTS:
-                return TF1_SLOTS[suffix]
-    return None
+            if suffix in TF1_SLOTS and TF1_SLOTS[suffix] not in found:
+                found.append(TF1_SLOTS[suffix])
+    return found
 
 
 def checkpoint_name(variable) -> str:
@@ -219,23 +287,35 @@ def checkpoint_name(variable) -> str:
 
 
 class LossRecorderHook(tf.compat.v1.train.SessionRunHook):
-    """Records the protocol events, each step's loss, and every trainable variable after the first step."""
+    """Records the protocol events, each step's loss, and every tracked variable after the first step that updates one.
 
-    def __init__(self, progress: Progress, total: int) -> None:
+    Tracked are the trainable variables and the state variables named in `state_names`; only a change of a
+    trainable one counts as an update (batch-norm statistics move even at learning rate 0). Steps in
+    `capture` are snapshotted too (0 is the start), for a replay that locates a divergence.
+    """
+
+    def __init__(self, progress: Progress, total: int, state_names: list[str] = (), capture: tuple[int, ...] = ()) -> None:
         self.events: list[dict] = []
         self.after_first_step: dict[str, np.ndarray] = {}
+        self.first_update_step: int | None = None
+        self.captured: dict[int, dict[str, np.ndarray]] = {}
         self.progress, self.total, self.every = progress, total, max(1, total // 10)
+        self.state_names, self.capture = list(state_names), set(capture)
         self.step = 0
 
     def begin(self) -> None:
         losses = tf.compat.v1.get_collection(LOSS_COLLECTION)
         self._loss = losses[-1]
         self._global_step = tf.compat.v1.train.get_global_step()
-        self._trainable = {v.op.name: v for v in tf.compat.v1.trainable_variables()}
+        self._tracked = tracked_variables(self.state_names)
+        self._trainable = [v.op.name for v in tf.compat.v1.trainable_variables()]
         self.events.append(make_event("train", "begin"))
 
     def after_create_session(self, session, coord) -> None:
         self.step = self.start = int(session.run(self._global_step))
+        self.initial = session.run(self._tracked)
+        if 0 in self.capture:
+            self.captured[0] = self.initial
         self.events.append(make_event("train", "after_create_session", self.step))
 
     def before_run(self, run_context):
@@ -246,8 +326,13 @@ class LossRecorderHook(tf.compat.v1.train.SessionRunHook):
         self.step += 1
         loss = float(run_values.results)
         self.events.append(make_event("train", "after_run", self.step, loss))
-        if self.step == self.start + 1:
-            self.after_first_step = run_context.session.run(self._trainable)
+        values = None
+        if self.first_update_step is None:
+            values = run_context.session.run(self._tracked)
+            if any(not np.array_equal(values[name], self.initial[name]) for name in self._trainable):
+                self.first_update_step, self.after_first_step = self.step - self.start, values
+        if self.step - self.start in self.capture:
+            self.captured[self.step - self.start] = values if values is not None else run_context.session.run(self._tracked)
         if self.step % self.every == 0 or self.step == self.total:
             self.progress(f"  legacy step {self.step}/{self.total}  loss {loss:.6f}")
         if run_context.stop_requested:
@@ -257,10 +342,11 @@ class LossRecorderHook(tf.compat.v1.train.SessionRunHook):
         self.events.append(make_event("train", "end", self.step))
 
 
-def recording_model_fn(pair: Pair) -> Callable:
-    """The pair's model_fn, its training loss put where `LossRecorderHook` finds it."""
+def recording_model_fn(pair: Pair, seed: int) -> Callable:
+    """The pair's model_fn, every random source seeded first, its training loss put where `LossRecorderHook` finds it."""
 
     def model_fn(features, labels, mode, params, config):
+        seed_everything(seed)
         spec = call_model_fn(pair, features, labels, mode, params, config)
         if mode == tf.estimator.ModeKeys.TRAIN:
             tf.compat.v1.add_to_collection(LOSS_COLLECTION, spec.loss)
@@ -270,16 +356,22 @@ def recording_model_fn(pair: Pair) -> Callable:
 
 
 def estimator(pair: Pair, params: dict, seed: int, model_dir: Path) -> tf.estimator.Estimator:
-    return tf.estimator.Estimator(recording_model_fn(pair), config=run_config(model_dir, seed), params=params)
+    return tf.estimator.Estimator(recording_model_fn(pair, seed), config=run_config(model_dir, seed), params=params)
 
 
-def train(pair: Pair, params: dict, seed: int, prepared: dict, steps: int, progress: Progress) -> dict[str, Any]:
-    """Train `steps` steps from the step-0 checkpoint: losses, events, variables after step 1."""
+def train(pair: Pair, params: dict, seed: int, prepared: dict, steps: int, progress: Progress,
+          capture: tuple[int, ...] = (), model_dir: Path | None = None) -> dict[str, Any]:
+    """Train `steps` steps from the step-0 checkpoint: losses, events, the variables after the first update, and a
+    snapshot after each step in `capture` (under "captured", not traced). `model_dir` other than the prepared one
+    starts there from the same step-0 checkpoint (a replay)."""
+    if model_dir is not None:
+        model_dir.mkdir(parents=True, exist_ok=True)
+        tf.compat.v1.train.update_checkpoint_state(str(model_dir), prepared["checkpoint"])
     hooks = list(pair.call("legacy_hooks", params)) if pair.has("legacy_hooks") else []
-    recorder = LossRecorderHook(progress, steps)
+    recorder = LossRecorderHook(progress, steps, prepared.get("state_names", ()), capture)
     nan_at = None
     try:
-        estimator(pair, params, seed, prepared["model_dir"]).train(
+        estimator(pair, params, seed, model_dir or prepared["model_dir"]).train(
             lambda: pair.call("train_input_fn", params), hooks=[*hooks, recorder], max_steps=steps
         )
     except tf.compat.v1.train.NanLossDuringTrainingError:
@@ -289,8 +381,10 @@ def train(pair: Pair, params: dict, seed: int, prepared: dict, steps: int, progr
         "losses": {str(step): loss for step, loss in sorted(losses.items())},
         "train_events": recorder.events,
         "after_first_step": recorder.after_first_step,
+        "first_update_step": recorder.first_update_step,
         "steps_run": len(losses),
         "nan_at": nan_at,
+        "captured": recorder.captured,
     }
 
 
@@ -303,5 +397,5 @@ def scenarios(pair: Pair, params: dict, workdir: Path, names: tuple[str, ...], p
     if not pair.has("legacy_scenarios") or not names:
         return {}
     progress(f"  legacy scenarios: {', '.join(names)}")
-    events = pair.call("legacy_scenarios", {**params, "scenarios": list(names)}, workdir / "scenarios")
+    events = pair.call("legacy_scenarios", with_entries(params, scenarios=list(names)), workdir / "scenarios")
     return {name: events[name] for name in names if name in events}

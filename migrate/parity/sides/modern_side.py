@@ -2,10 +2,9 @@
 
 `ModernSide` builds the model from the pair, lists its trainable weights for
 the mapping, takes the legacy initial values, runs the forward pass and
-trains with the pair's callbacks followed by `LossRecorder`. The step's own
-loss is read from ``logs["step_loss"]`` when the model's `train_step` reports
-it; otherwise `compute_loss` is wrapped to keep the last value
-(``logs["loss"]`` is a running mean, not the loss of the step).
+trains with the pair's callbacks followed by `LossRecorder`. Any model `fit`
+trains is accepted (optimizer lists, its own `train_step`, subclassed, batch-norm
+state): what is read off it, and how, is `keras_training`'s.
 """
 from __future__ import annotations
 
@@ -19,8 +18,19 @@ import tensorflow as tf
 from tensorflow import keras
 
 from migrate.core.protocol import make_event
-from migrate.parity.mapping import Match, Weight, normalise, to_keras_layout, unique_names
+from migrate.parity.mapping import Match, Weight, to_keras_layout, unique_names
 from migrate.parity.pair import Pair, PairError
+from migrate.parity.read_params import with_entries
+from migrate.parity.sides.keras_training import (
+    LossNotReported,
+    StepLoss,
+    optimizer_class,
+    optimizers_of,
+    start_step,
+    state_variables,
+    weight_path,
+)
+from migrate.parity.sides.seeding import seed_everything
 from migrate.parity.stages import LAYER_INPUT_ROWS
 
 Progress = Callable[[str], None]
@@ -30,11 +40,6 @@ def versions() -> dict[str, str]:
     keras_version = getattr(keras, "__version__", None) or importlib.metadata.version("keras")
     return {"python": platform.python_version(), "tensorflow": tf.__version__, "keras": keras_version,
             "numpy": np.__version__}
-
-
-def weight_path(variable) -> str:
-    """Keras 3's `path` ("dense/kernel"); on Keras 2 the variable name without ":0"."""
-    return normalise(getattr(variable, "path", None) or variable.name)
 
 
 def creation_rank(variable) -> int:
@@ -65,18 +70,31 @@ def to_numpy(value: Any) -> Any:
 
 
 class LossRecorder(keras.callbacks.Callback):
-    """Events in the TF1 vocabulary, each step's own loss, every trainable weight after the first step."""
+    """Events in the TF1 vocabulary, each step's own loss, and the weights after the first step that changes them.
 
-    def __init__(self, step_loss: Callable[[dict], float], names: list[str], progress: Progress, total: int) -> None:
+    `snapshot(model)` gives every tracked weight (trainable and state) by name; `trainable` names those whose
+    change counts as an update (batch-norm statistics move even at learning rate 0). Steps in `capture`
+    are snapshotted too (a replay that locates a divergence asks for the steps around it; 0 is the start).
+    """
+
+    def __init__(self, step_loss: Callable[[dict], float], snapshot: Callable[[Any], dict[str, np.ndarray]],
+                 trainable: list[str], progress: Progress, total: int, capture: tuple[int, ...] = ()) -> None:
         super().__init__()
-        self.step_loss, self.names = step_loss, names
+        self.step_loss, self.snapshot, self.trainable = step_loss, snapshot, trainable
         self.progress, self.total, self.every = progress, total, max(1, total // 10)
+        self.capture = set(capture)
         self.events: list[dict] = []
+        self.initial: dict[str, np.ndarray] = {}
         self.after_first_step: dict[str, np.ndarray] = {}
+        self.first_update_step: int | None = None
+        self.captured: dict[int, dict[str, np.ndarray]] = {}
         self.start = self.step = 0
 
     def on_train_begin(self, logs: dict | None = None) -> None:
-        self.start = self.step = int(self.model.optimizer.iterations.numpy())
+        self.start = self.step = start_step(self.model)
+        self.initial = self.snapshot(self.model)
+        if 0 in self.capture:
+            self.captured[0] = self.initial
         self.events += [make_event("train", "begin"), make_event("train", "after_create_session", self.step)]
 
     def on_train_batch_begin(self, batch: int, logs: dict | None = None) -> None:
@@ -86,10 +104,13 @@ class LossRecorder(keras.callbacks.Callback):
         self.step += 1
         loss = self.step_loss(logs or {})
         self.events.append(make_event("train", "after_run", self.step, loss))
-        if self.step == self.start + 1:
-            self.after_first_step = {
-                name: variable.numpy() for name, variable in zip(self.names, self.model.trainable_weights)
-            }
+        values = None
+        if self.first_update_step is None:
+            values = self.snapshot(self.model)
+            if any(not np.array_equal(values[name], self.initial[name]) for name in self.trainable):
+                self.first_update_step, self.after_first_step = self.step - self.start, values
+        if self.step - self.start in self.capture:
+            self.captured[self.step - self.start] = values if values is not None else self.snapshot(self.model)
         if self.step % self.every == 0 or self.step == self.total:
             self.progress(f"  modern step {self.step}/{self.total}  loss {loss:.6f}")
         if self.model.stop_training:
@@ -99,33 +120,20 @@ class LossRecorder(keras.callbacks.Callback):
         self.events.append(make_event("train", "end", self.step))
 
 
-def capture_compute_loss(model: keras.Model) -> tf.Variable:
-    """Wrap the model's `compute_loss` so each step's loss is kept in a variable the recorder reads."""
-    captured = tf.Variable(float("nan"), dtype=tf.float32, trainable=False, name="parity_step_loss")
-    original = model.compute_loss
-
-    def compute_loss(*args, **kwargs):
-        loss = original(*args, **kwargs)
-        captured.assign(tf.cast(loss, tf.float32))
-        return loss
-
-    model.compute_loss = compute_loss
-    return captured
-
-
 class ModernSide:
     """One Keras model built from the pair, with the legacy initial weights once `transfer` ran."""
 
     def __init__(self, pair: Pair, params: dict, seed: int) -> None:
         self.pair, self.params, self.seed = pair, params, seed
+        self.state_matches: list[Match] = []
         self.model = self.build()
 
     def build(self) -> keras.Model:
-        keras.utils.set_random_seed(self.seed)
+        seed_everything(self.seed)
         model = self.pair.call("build_model", self.params)
         if not isinstance(model, keras.Model):
             raise PairError(f"{self.pair.origin}: build_model(params) returned {type(model).__name__}, not a keras.Model.")
-        if getattr(model, "optimizer", None) is None:
+        if not optimizers_of(model):
             raise PairError(f"{self.pair.origin}: build_model(params) must return a compiled model (call model.compile).")
         return model
 
@@ -136,6 +144,7 @@ class ModernSide:
             model(features, training=False)
         if not hasattr(self, "names"):
             self.names = [weight.name for weight in self.weights]
+            self.state_names = [weight.name for weight in self.state]
 
     @property
     def weights(self) -> list[Weight]:
@@ -148,6 +157,19 @@ class ModernSide:
         names = unique_names([weight_path(v) for v in variables])
         return [Weight(name, tuple(v.shape), tf.as_dtype(v.dtype).name, owners.get(id(v), ""), creation_rank(v))
                 for name, v in zip(names, variables)]
+
+    @property
+    def state(self) -> list[Weight]:
+        """The non-trainable weights (batch-norm moving statistics) in creation order, as `weights` lists the others."""
+        variables = state_variables(self.model)
+        names = unique_names([weight_path(v) for v in variables])
+        return [Weight(name, tuple(v.shape), tf.as_dtype(v.dtype).name) for name, v in zip(names, variables)]
+
+    def snapshot(self, model: keras.Model) -> dict[str, np.ndarray]:
+        """Every trainable and state weight of `model`, by the first build's names."""
+        values = {name: variable.numpy() for name, variable in zip(self.names, model.trainable_weights)}
+        values.update({name: variable.numpy() for name, variable in zip(self.state_names, state_variables(model))})
+        return values
 
     def first_batch(self):
         dataset = self.pair.call("train_dataset", self.params)
@@ -171,6 +193,11 @@ class ModernSide:
         for name, value in to_keras_layout(matches, initial_weights).items():
             variable = variables[position[name]]
             variable.assign(np.asarray(value).astype(tf.as_dtype(variable.dtype).as_numpy_dtype))
+        state_position = {name: index for index, name in enumerate(self.state_names)}
+        state = state_variables(model)
+        for name, value in to_keras_layout(self.state_matches, initial_weights).items():
+            variable = state[state_position[name]]
+            variable.assign(np.asarray(value).astype(tf.as_dtype(variable.dtype).as_numpy_dtype))
 
     def rebuild(self, matches: list[Match], initial_weights: dict[str, np.ndarray]) -> None:
         """A fresh model holding the initial weights, used from here on.
@@ -183,9 +210,11 @@ class ModernSide:
         self.transfer(matches, initial_weights, model)
         self.model = model
 
-    def forward(self, features) -> Any:
-        """Inference outputs, computed in a `tf.function` like `fit`/`predict` do (eager kernels can differ in the last bit)."""
-        return to_numpy(tf.function(lambda inputs: self.model(inputs, training=False))(features))
+    def forward(self, features, transform: Callable[[Any], Any] | None = None) -> Any:
+        """Inference outputs, computed in a `tf.function` like `fit`/`predict` do (eager kernels can differ in the
+        last bit), through `transform` (an output transform, e.g. softmax) when given."""
+        apply = transform or (lambda outputs: outputs)
+        return to_numpy(tf.function(lambda inputs: apply(self.model(inputs, training=False)))(features))
 
     def layer_inputs(self, features) -> dict[str, np.ndarray]:
         """Keras weight path → its layer's input on `features`, for the kernels (rank ≥ 2) of a functional model.
@@ -217,11 +246,9 @@ class ModernSide:
         values = values if isinstance(values, (list, tuple)) else [values]
         return {path: np.asarray(value)[:LAYER_INPUT_ROWS] for path, value in zip(paths, values)}
 
-    def optimizer_name(self) -> str:
-        """`module.Class` of the compiled optimizer (a TF1-exact twin lives in `modern.optimizers`)."""
-        optimizer = getattr(self.model, "optimizer", None)
-        kind = type(optimizer)
-        return f"{kind.__module__}.{kind.__qualname__}" if optimizer is not None else "none"
+    def optimizer_names(self) -> list[str]:
+        """`module.Class` of every optimizer the model trains with (a TF1-exact twin lives in `modern.optimizers`)."""
+        return [optimizer_class(optimizer) for optimizer in optimizers_of(self.model)]
 
     def initial_constants(self) -> dict[str, float | None]:
         result = {}
@@ -230,23 +257,33 @@ class ModernSide:
             result[name] = float(flat[0]) if flat.size and np.all(flat == flat[0]) else None
         return result
 
-    def train(self, steps: int, progress: Progress) -> dict[str, Any]:
+    def train(self, steps: int, progress: Progress, capture: tuple[int, ...] = (),
+              model: keras.Model | None = None) -> dict[str, Any]:
+        """`fit` for `steps` steps with the pair's callbacks: each step's loss, the events, the weights after the
+        first step that updates them, and a snapshot after each step in `capture` (under "captured", not traced)."""
+        model = model or self.model
         callbacks = list(self.pair.call("modern_callbacks", self.params)) if self.pair.has("modern_callbacks") else []
-        captured = capture_compute_loss(self.model)
-
-        def step_loss(logs: dict) -> float:
-            return float(logs["step_loss"]) if "step_loss" in logs else float(captured.numpy())
-
-        recorder = LossRecorder(step_loss, self.names, progress, steps)
-        self.model.fit(self.pair.call("train_dataset", self.params), epochs=1, steps_per_epoch=steps,
-                       callbacks=[*callbacks, recorder], verbose=0)
+        recorder = LossRecorder(StepLoss(model).read, self.snapshot, self.names, progress, steps, capture)
+        try:
+            model.fit(self.pair.call("train_dataset", self.params), epochs=1, steps_per_epoch=steps,
+                      callbacks=[*callbacks, recorder], verbose=0)
+        except LossNotReported as error:
+            raise PairError(f"{self.pair.origin}: {error}.") from error
         losses = {event["step"]: event["loss"] for event in recorder.events if event["event"] == "after_run"}
         return {
             "losses": {str(step): loss for step, loss in sorted(losses.items())},
             "train_events": recorder.events,
             "after_first_step": recorder.after_first_step,
+            "first_update_step": recorder.first_update_step,
             "steps_run": len(losses),
+            "captured": recorder.captured,
         }
+
+    def replay(self, matches: list[Match], initial_weights: dict[str, np.ndarray], steps: int,
+               capture: tuple[int, ...]) -> dict[str, Any]:
+        """Train a fresh model from the initial weights again for `steps` steps, snapshotting the `capture` steps."""
+        model = self.fresh_model(matches, initial_weights)()
+        return self.train(steps, lambda message: None, capture, model)
 
     def evaluate(self) -> dict[str, float]:
         metrics = self.model.evaluate(self.pair.call("eval_dataset", self.params), verbose=0, return_dict=True)
@@ -266,5 +303,5 @@ class ModernSide:
         if not self.pair.has("modern_scenarios") or not names:
             return {}
         progress(f"  modern scenarios: {', '.join(names)}")
-        events = self.pair.call("modern_scenarios", {**self.params, "scenarios": list(names)}, make_model)
+        events = self.pair.call("modern_scenarios", with_entries(self.params, scenarios=list(names)), make_model)
         return {name: events[name] for name in names if name in events}

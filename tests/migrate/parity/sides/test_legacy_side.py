@@ -5,7 +5,7 @@ import pytest
 
 tf = pytest.importorskip("tensorflow")
 
-from migrate.parity.sides.legacy_side import layer_inputs, tf1_optimizer_of  # noqa: E402
+from migrate.parity.sides.legacy_side import layer_inputs, tf1_optimizers_of  # noqa: E402
 
 pytestmark = pytest.mark.estimator
 
@@ -24,15 +24,29 @@ def _graph(optimizer):
 @pytest.mark.parametrize(
     ("make", "expected"),
     [
-        pytest.param(lambda: tf.compat.v1.train.MomentumOptimizer(0.1, 0.9), "MomentumOptimizer", id="momentum slots"),
-        pytest.param(lambda: tf.compat.v1.train.AdamOptimizer(1e-3), "AdamOptimizer", id="Adam, Adam_1 slots"),
-        pytest.param(lambda: tf.compat.v1.train.GradientDescentOptimizer(0.1), None, id="SGD has no slots"),
+        pytest.param(lambda: tf.compat.v1.train.MomentumOptimizer(0.1, 0.9), ["MomentumOptimizer"], id="momentum"),
+        pytest.param(lambda: tf.compat.v1.train.AdamOptimizer(1e-3), ["AdamOptimizer"], id="Adam"),
+        pytest.param(lambda: tf.compat.v1.train.GradientDescentOptimizer(0.1), ["GradientDescentOptimizer"],
+                     id="SGD, which has no slots, by its update kernel"),
     ],
 )
-def test_the_tf1_optimizer_is_read_from_its_slots(make, expected):
+def test_the_tf1_optimizer_is_read_from_the_train_graph(make, expected):
     graph, _, _ = _graph(make())
     with graph.as_default():
-        assert tf1_optimizer_of(tf.compat.v1.trainable_variables(), tf.compat.v1.global_variables()) == expected
+        assert tf1_optimizers_of(graph, tf.compat.v1.trainable_variables(), tf.compat.v1.global_variables()) == expected
+
+
+def test_two_tf1_optimizers_are_both_named_in_the_order_they_were_built():
+    graph = tf.Graph()
+    with graph.as_default():
+        features = tf.compat.v1.placeholder(tf.float32, (None, 3))
+        wide = tf.compat.v1.layers.dense(features, 1, name="wide")
+        deep = tf.compat.v1.layers.dense(features, 1, name="deep")
+        loss = tf.reduce_mean(wide + deep)
+        tf.compat.v1.train.FtrlOptimizer(0.1).minimize(loss, var_list=tf.compat.v1.trainable_variables("wide"))
+        tf.compat.v1.train.AdagradOptimizer(0.1).minimize(loss, var_list=tf.compat.v1.trainable_variables("deep"))
+        found = tf1_optimizers_of(graph, tf.compat.v1.trainable_variables(), tf.compat.v1.global_variables())
+    assert found == ["FtrlOptimizer", "AdagradOptimizer"]
 
 
 def test_each_kernel_maps_to_the_tensor_its_layer_multiplies_it_with():

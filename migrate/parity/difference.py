@@ -1,0 +1,63 @@
+"""How far apart two values of the same variable (or loss) are: max |Δ|, relative, and in ulp.
+
+An ulp here is the spacing of the dtype at the value's scale (its largest
+magnitude): "3 ulp" means the two arrays differ by at most three steps of the
+last bit of their largest element. Parts differing by a few ulp are rounding
+(the same sum in another order: `tf.gradients` vs `GradientTape`, fused vs
+composed kernels); a wrong layer, loss or update differs by millions.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+ROUNDING_ULPS = 64
+"""At most this many ulp at the variable's scale is called a rounding-level difference."""
+
+
+@dataclass(frozen=True)
+class Difference:
+    """Two arrays compared: max |Δ|, |Δ| relative to the larger magnitude, and ulp at that magnitude."""
+
+    max_abs: float
+    relative: float
+    ulps: float
+
+    @property
+    def none(self) -> bool:
+        return self.max_abs == 0.0
+
+    @property
+    def rounding_level(self) -> bool:
+        return 0.0 < self.ulps <= ROUNDING_ULPS
+
+    def describe(self) -> str:
+        if self.none:
+            return "identical"
+        ulps = "≥ 2^31" if self.ulps >= 2**31 else f"{self.ulps:.0f}"
+        return f"max |Δ| {self.max_abs:.6g}, {ulps} ulp, relative {self.relative:.3g}"
+
+    def as_dict(self) -> dict[str, float]:
+        return {"max_abs_diff": self.max_abs, "relative": self.relative, "ulp": self.ulps}
+
+
+def difference(a: Any, b: Any) -> Difference:
+    """Compare two arrays (or scalars) of one variable; a NaN or another shape is an infinite difference."""
+    left, right = np.asarray(a), np.asarray(b)
+    if left.shape != right.shape:
+        return Difference(math.inf, math.inf, math.inf)
+    if left.size == 0 or np.array_equal(left, right):
+        return Difference(0.0, 0.0, 0.0)
+    if not np.issubdtype(left.dtype, np.number):
+        return Difference(math.inf, math.inf, math.inf)
+    delta = np.abs(left.astype(np.float64) - right.astype(np.float64))
+    if np.isnan(delta).any():
+        return Difference(math.inf, math.inf, math.inf)
+    largest = float(np.max(delta))
+    scale = max(float(np.max(np.abs(left))), float(np.max(np.abs(right))))
+    dtype = left.dtype if np.issubdtype(left.dtype, np.floating) else np.dtype(np.float32)
+    spacing = float(np.spacing(dtype.type(scale))) if scale else float(np.finfo(dtype).tiny)
+    return Difference(largest, largest / scale if scale else math.inf, math.ceil(largest / spacing))

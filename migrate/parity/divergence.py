@@ -1,0 +1,87 @@
+"""What differs at the first step whose losses part: every variable and state, before and after that step.
+
+The N-steps stage knows *when* the losses part (step k); this says *what*:
+both sides are replayed from the initial weights to step k (only when a run
+fails, so a passing run costs nothing), each snapshotting every trainable and
+state variable after step k−1 and after step k, and the snapshots are
+compared in TF1 creation order. Three outcomes, each with the first variable
+that differs and by how much (max |Δ|, ulp, relative):
+
+* identical before and after — only the reported loss differs (its
+  computation or reduction, not the training);
+* identical before, different after — step k's update differs: the named
+  variable's gradient or optimizer;
+* different before — the weights had already parted while the losses were
+  still within tolerance (a difference too small to move the loss).
+
+All differences of at most `ROUNDING_ULPS` ulp are called a rounding-level
+difference, with the option that accepts it.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from migrate.parity.difference import ROUNDING_ULPS, Difference, difference
+from migrate.parity.mapping import Match
+from migrate.parity.stages import ACCEPT_ROUNDING
+
+
+def differing(matches: Sequence[Match], legacy: Mapping[str, Any], modern: Mapping[str, Any]) -> list[tuple[Match, Difference]]:
+    """The matched variables whose values differ, in `matches` order (TF1 creation order, then the state).
+
+    Both sides are keyed by Keras name, in the Keras layout (`mapping.to_keras_layout` of the TF1 values).
+    """
+    found = []
+    for match in matches:
+        if match.modern.name in legacy and match.modern.name in modern:
+            diff = difference(legacy[match.modern.name], modern[match.modern.name])
+            if not diff.none:
+                found.append((match, diff))
+    return found
+
+
+def _first(found: list[tuple[Match, Difference]]) -> str:
+    match, diff = found[0]
+    also = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    return f"{match.legacy.name} (Keras {match.modern.name}): {diff.describe()}{also}"
+
+
+def locate(
+    step: int, matches: Sequence[Match], legacy: Mapping[int, Mapping[str, Any]], modern: Mapping[int, Mapping[str, Any]],
+    legacy_loss: float | None, modern_loss: float | None,
+) -> tuple[str, dict[str, Any]]:
+    """The message and details for step `step`, from both sides' snapshots after step−1 and after step (each
+    keyed by Keras name, in the Keras layout)."""
+    before = differing(matches, legacy[step - 1], modern[step - 1])
+    after = differing(matches, legacy[step], modern[step])
+    loss = difference(np.float32(np.nan if legacy_loss is None else legacy_loss),
+                      np.float32(np.nan if modern_loss is None else modern_loss))
+    details: dict[str, Any] = {
+        "step": step,
+        "loss": loss.as_dict(),
+        "before": [{"tf1": m.legacy.name, "keras": m.modern.name, **d.as_dict()} for m, d in before],
+        "after": [{"tf1": m.legacy.name, "keras": m.modern.name, **d.as_dict()} for m, d in after],
+    }
+    if not before and not after:
+        details["verdict"] = "loss only"
+        message = (f"at step {step} only the reported loss differs ({loss.describe()}): every variable and state is "
+                   "identical before and after the step — the loss is computed or reduced differently, not trained "
+                   "differently")
+    elif not before:
+        details["verdict"] = "update"
+        message = (f"the weights are identical before step {step}; after it the first that differs is {_first(after)} "
+                   "— that variable's gradient or update differs")
+    else:
+        details["verdict"] = "weights before"
+        message = (f"the weights already differ before step {step} (the losses were still within tolerance): first "
+                   f"{_first(before)}; after step {step}: " + (_first(after) if after else "identical"))
+    sizes = [d.ulps for _, d in before + after] + ([loss.ulps] if not loss.none else [])
+    if sizes and max(sizes) <= ROUNDING_ULPS:
+        names = sorted({m.legacy.name for m, _ in before + after})
+        details["rounding_level"] = True
+        message += (f"; this differs at rounding level (≤ {max(sizes):.0f} ulp" + (f": {', '.join(names)}" if names else "")
+                    + f"): the same computation summed in another order; accept it with {ACCEPT_ROUNDING}")
+    return message, details

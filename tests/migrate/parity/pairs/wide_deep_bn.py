@@ -1,0 +1,92 @@
+"""A tiny two-optimizer pair with batch norm: Keras 2's `WideDeepModel` (``compile(optimizer=[linear, dnn])``)
+against a model_fn that trains a linear part with one TF1 optimizer and a deep part (dense → batch norm → relu
+→ dense) with another, the moving statistics updated through `UPDATE_OPS`.
+
+Synthetic data (256 rows of 8 features, a fixed NumPy seed), batch 32, sigmoid cross-entropy. The Keras side
+trains with the TF1-exact twins of `modern.optimizers`, so every step is bit-identical. A `keras_*` param swaps
+in a subclass with its own `train_step` that differs in that one detail.
+"""
+from __future__ import annotations
+
+import numpy as np
+import tensorflow as tf
+
+from modern.optimizers import Adagrad, GradientDescent
+
+PARAMS = {"batch_size": 32, "linear_learning_rate": 0.05, "dnn_learning_rate": 0.1, "dtype": tf.float32}
+STEPS = 4
+FEATURES = np.random.default_rng(0).normal(size=(256, 8)).astype(np.float32)
+LABELS = (FEATURES[:, :1] + FEATURES[:, 1:2] > 0).astype(np.float32)
+
+
+def model_fn(features, labels, mode, params):
+    features = tf.cast(features, params["dtype"])
+    training = mode == tf.estimator.ModeKeys.TRAIN
+    with tf.compat.v1.variable_scope("linear"):
+        linear = tf.compat.v1.layers.dense(features, 1, name="dense")
+    with tf.compat.v1.variable_scope("dnn"):
+        hidden = tf.compat.v1.layers.dense(features, 6, name="hidden")
+        hidden = tf.nn.relu(tf.compat.v1.layers.batch_normalization(hidden, training=training, name="norm"))
+        deep = tf.compat.v1.layers.dense(hidden, 1, name="out")
+    logits = linear + deep
+    if mode == tf.estimator.ModeKeys.PREDICT:
+        return tf.estimator.EstimatorSpec(mode, predictions={"logits": logits})
+    loss = tf.compat.v1.losses.sigmoid_cross_entropy(labels, logits)
+    linear_train = tf.compat.v1.train.GradientDescentOptimizer(params["linear_learning_rate"]).minimize(
+        loss, var_list=tf.compat.v1.trainable_variables("linear"))
+    with tf.control_dependencies(tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.UPDATE_OPS)):
+        dnn_train = tf.compat.v1.train.AdagradOptimizer(params["dnn_learning_rate"]).minimize(
+            loss, var_list=tf.compat.v1.trainable_variables("dnn"))
+    step = tf.compat.v1.assign_add(tf.compat.v1.train.get_or_create_global_step(), 1)
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=tf.group(linear_train, dnn_train, step))
+
+
+def train_input_fn(params):
+    return tf.data.Dataset.from_tensor_slices((FEATURES, LABELS)).repeat().batch(params["batch_size"])
+
+
+train_dataset = train_input_fn
+
+
+class VariantWideDeep(tf.keras.experimental.WideDeepModel):
+    """Its own train_step, for the tests: `keras_quiet` reports the loss nowhere the engine reads it,
+    `keras_nudge_at=k` scales the linear part's gradients by 1 + 2^-16 at step k (a last-bit update difference),
+    `keras_skew_loss_at=k` reports step k's loss 1 + 2^-22 times too large (the weights unchanged)."""
+
+    def __init__(self, *args, params, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.params = dict(params)
+
+    def train_step(self, data):
+        x, y = data
+        with tf.GradientTape(persistent=True) as tape:
+            logits = self(x, training=True)
+            if self.params.get("keras_quiet"):
+                loss = tf.reduce_mean(tf.keras.losses.binary_crossentropy(y, logits, from_logits=True))
+            else:
+                loss = self.compiled_loss(y, logits)
+        step = self.optimizer[0].iterations + 1
+        for optimizer, part in zip(self.optimizer, (self.linear_model, self.dnn_model)):
+            gradients = tape.gradient(loss, part.trainable_variables)
+            if part is self.linear_model and self.params.get("keras_nudge_at"):
+                scale = tf.where(step == self.params["keras_nudge_at"], 1.0 + 2.0**-16, 1.0)
+                gradients = [gradient * scale for gradient in gradients]
+            optimizer.apply_gradients(zip(gradients, part.trainable_variables))
+        if self.params.get("keras_quiet"):
+            return {}
+        skew = tf.where(step == self.params.get("keras_skew_loss_at", 0), 1.0 + 2.0**-22, 1.0)
+        return {"step_loss": loss * skew}
+
+
+def build_model(params):
+    assert params["dtype"] == tf.float32
+    linear = tf.keras.Sequential([tf.keras.Input((8,)), tf.keras.layers.Dense(1, name="dense")], name="linear")
+    dnn = tf.keras.Sequential([
+        tf.keras.Input((8,)), tf.keras.layers.Dense(6, name="hidden"),
+        tf.keras.layers.BatchNormalization(name="norm"), tf.keras.layers.ReLU(), tf.keras.layers.Dense(1, name="out"),
+    ], name="dnn")
+    own = any(params.get(key) for key in ("keras_quiet", "keras_nudge_at", "keras_skew_loss_at"))
+    model = VariantWideDeep(linear, dnn, params=params) if own else tf.keras.experimental.WideDeepModel(linear, dnn)
+    model.compile(optimizer=[GradientDescent(params["linear_learning_rate"]), Adagrad(params["dnn_learning_rate"])],
+                  loss=tf.keras.losses.BinaryCrossentropy(from_logits=True))
+    return model

@@ -1,0 +1,113 @@
+"""Frictions of issue 22 (3–7) and issue 28 (5), each run end to end on `pairs/wide_deep_bn.py`: Keras 2's
+`WideDeepModel` with two optimizers and batch norm against a model_fn with two TF1 optimizers and UPDATE_OPS.
+
+Every run is tiny (256 synthetic rows, 4 steps of 32); runs shared by several tests are module fixtures.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from migrate.cli import main
+
+PAIR = Path(__file__).resolve().parent / "pairs" / "wide_deep_bn.py"
+
+pytestmark = [pytest.mark.estimator, pytest.mark.filterwarnings("ignore::UserWarning")]
+
+
+def run(out: Path, *extra: str) -> tuple[int, str | None]:
+    code = main(["parity", "--pair", str(PAIR), "--out", str(out), *extra])
+    summary = out / "parity-summary.json"
+    return code, summary.read_text() if summary.exists() else None
+
+
+@pytest.fixture(scope="module")
+def twice(tmp_path_factory):
+    """The same command twice (with a --param the pair never reads): both summaries, as written."""
+    command = ("--param", "never_read=3")
+    return [run(tmp_path_factory.mktemp(f"run{index}"), *command) for index in (1, 2)]
+
+
+def test_an_optimizer_list_and_batch_norm_state_hold_exact_parity(twice):
+    code, text = twice[0]
+    summary = json.loads(text)
+    assert code == 0, summary["failures"]
+    variables, one_step = summary["stages"][0], summary["stages"][2]
+    assert [row["tf1"] for row in variables["state_mapping"]] == ["dnn/norm/moving_mean", "dnn/norm/moving_variance"]
+    assert "8 trainable variables (and 2 non-trainable state variables)" in variables["message"]
+    compared = [row["tf1"] for row in one_step["variables"]]
+    assert "dnn/norm/moving_mean" in compared and len(compared) == 10
+    assert summary["losses"]["max_abs_loss_diff"] == 0.0
+
+
+def test_two_runs_of_the_same_command_give_byte_identical_summaries(twice):
+    (_, first), (_, second) = twice
+    assert first == second
+
+
+def test_a_param_the_pair_never_reads_is_reported(twice):
+    summary = json.loads(twice[0][1])
+    assert "warning: --param never_read=3: the pair never reads params['never_read'] (neither side)" in " ".join(
+        summary["notes"])
+    assert not any("linear_learning_rate" in note for note in summary["notes"])
+
+
+def test_params_json_cannot_hold_are_shown_by_repr(twice):
+    summary = json.loads(twice[0][1])
+    assert summary["config"]["params"]["dtype"] == "tf.float32"
+
+
+def test_a_train_step_that_reports_no_loss_is_told_what_to_return(tmp_path, capsys):
+    code, summary = run(tmp_path, "--param", "keras_quiet=true")
+    assert code == 2 and summary is None
+    assert "return the step's own loss from train_step, e.g. `return {'step_loss': loss" in capsys.readouterr().err
+
+
+def test_a_loss_that_differs_alone_at_a_later_step_is_located_at_rounding_level(tmp_path):
+    code, text = run(tmp_path, "--param", "keras_skew_loss_at=3")
+    summary = json.loads(text)
+    assert code == 1 and summary["first_failing_stage"] == "n-steps"
+    message = summary["failures"][0]
+    assert "first step beyond tolerance is 3" in message
+    assert "at step 3 only the reported loss differs" in message
+    assert "every variable and state is identical before and after the step" in message
+    assert "differs at rounding level (≤ 3 ulp)" in message and "--schedule rounding" in message
+    assert "the Keras side already runs TF1's update (its TF1-exact twins)" in message
+    assert "GradientDescentOptimizer and AdagradOptimizer" in message
+    assert summary["stages"][3]["divergence"]["verdict"] == "loss only"
+
+
+def test_an_optimizer_flag_the_pair_ignores_is_refused_before_training(tmp_path, capsys):
+    code, summary = run(tmp_path, "--optimizer", "adam")
+    err = capsys.readouterr().err
+    assert code == 2 and summary is None
+    assert "--optimizer adam (params['optimizer']) reached neither side" in err
+    assert "GradientDescentOptimizer and AdagradOptimizer" in err and "[legacy] Estimator" not in err
+
+
+@pytest.fixture(scope="module")
+def warmup(tmp_path_factory):
+    out = tmp_path_factory.mktemp("warmup")
+    code = main(["parity", "--pair", str(PAIR.parent / "dense_warmup.py"), "--out", str(out)])
+    return code, json.loads((out / "parity-summary.json").read_text())
+
+
+def test_a_step_that_updates_nothing_is_reported_and_the_first_update_is_checked(warmup):
+    code, summary = warmup
+    one_step = summary["stages"][2]
+    assert code == 0, summary["failures"]
+    assert one_step["step"] == 2 and one_step["message"].startswith(
+        "step 2 (the first that updates a variable: the step before it change none on either side")
+
+
+def test_probabilities_that_match_the_softmax_of_the_keras_logits_are_said_to(warmup):
+    forward = warmup[1]["stages"][1]
+    assert forward["status"] == "ok" and forward["output_transform"] == "softmax"
+    assert forward["message"].startswith("the model_fn's probabilities match softmax(Keras output): max |Δ| = 0")
+
+
+def test_initial_values_two_draws_do_not_reproduce_are_named(warmup):
+    notes = " ".join(warmup[1]["notes"])
+    assert "two draws of the TF1 initial values with the same seed differ for logits/bias" in notes
