@@ -21,10 +21,14 @@ Train a TF1 Estimator model_fn and its Keras rebuild from the same initial
 weights (the TF1 initial values, copied) on the same batches, and check in
 stages, stopping at the first that fails:
 
-  1 variables    counts, shapes, dtypes; constant initialisers
+  1 variables    counts, shapes, dtypes; constant initialisers; the mapped
+                 non-trainable state (batch-norm moving statistics)
   2 forward      inference outputs on the first batch
-  3 one step     the loss, then every variable after the update, named
-  4 N steps      per-step losses (tolerance by optimizer), event sequences
+  3 one step     the loss, then every variable and state after the update
+                 (the first step that updates any), named, in ulp
+  4 N steps      per-step losses (tolerance by optimizer or --schedule), event
+                 sequences; at the first step beyond tolerance both sides are
+                 replayed and every variable compared before and after it
   5 evaluation   the metrics both sides report on the eval input
   6 serving      both SavedModels: signatures, method names, input/output keys,
                  dtypes, shapes, and the answers to the same 256 requests
@@ -35,6 +39,10 @@ defines, with `params` the dict every function gets:
   model_fn(features, labels, mode, params)  TF1 model_fn → EstimatorSpec    required
   train_input_fn(params)                    (features, labels) or a Dataset required
   build_model(params)                       a compiled Keras model          required
+                                            (any: optimizer lists, its own
+                                            train_step — which returns
+                                            {{"step_loss": loss}} unless it goes
+                                            through compute_loss/compiled_loss)
   train_dataset(params)                     tf.data.Dataset, same batches   required
   eval_input_fn(params), eval_dataset(params)   evaluation (both or neither)
   PARAMS = {{...}}                            the params (seed and mode added)
@@ -43,6 +51,9 @@ defines, with `params` the dict every function gets:
   legacy_hooks(params), modern_callbacks(params)  hook/callback twins whose
                                             event sequences are compared
   PREDICTION_KEY = "logits"                 which prediction is compared
+  OUTPUT_TRANSFORM = "softmax"              Keras output → that prediction
+                                            ("softmax", "sigmoid" or a function)
+  TOLERANCE_SCHEDULE = "rounding"           a named loss schedule (--schedule)
   STEPS, MODE_PARAMS, LEARNING_RATES, ACCURACY_BAR   run defaults per mode
   legacy_scenarios(params, workdir), modern_scenarios(params, fresh_model)
                                             extra event runs by name
@@ -67,7 +78,8 @@ and a sidecar evaluator) and compares the evaluators' per-checkpoint metrics.
 Exit code: 0 parity holds, 1 parity broken (the first failing stage is named),
 2 usage error: a pair that does not import, lacks a name or raises; variables
 that cannot be mapped; datasets that differ in batch size or structure or run
-out before --steps; an unusable trace.
+out before --steps; an unusable trace; --optimizer NAME that neither side
+trains with; a statistical run shorter than its bars' calibration.
 """
 
 

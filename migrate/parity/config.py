@@ -119,6 +119,26 @@ def per_mode(value: Any, mode: str) -> Any:
     return value.get(mode) if isinstance(value, Mapping) else value
 
 
+def refuse_uncalibrated_bars(pair: Pair, mode: str, steps: int, accuracy_bar: float | None,
+                             max_accuracy_gap_points: float | None) -> None:
+    """Statistical mode's bars (the pair's ACCURACY_BAR, the default accuracy gap) hold for the run length they were
+    calibrated at (the pair's STEPS for the mode): a shorter run would fail them for being short, so it must state
+    its own (`--accuracy-bar`, `--max-accuracy-gap`)."""
+    if mode != "statistical":
+        return
+    calibrated = per_mode(pair.value("STEPS"), mode) or DEFAULT_STEPS[mode]
+    bar = per_mode(pair.value("ACCURACY_BAR"), mode)
+    defaults = [f"the pair's ACCURACY_BAR {100 * bar:g}% (--accuracy-bar)"] if bar is not None and accuracy_bar is None else []
+    if max_accuracy_gap_points is None:
+        defaults.append(f"the default accuracy gap of {DEFAULT_MAX_GAP_POINTS:g} points (--max-accuracy-gap)")
+    if steps < calibrated and defaults:
+        raise ConfigError(
+            f"--steps {steps} is below the {calibrated} steps the statistical bars are calibrated for (the pair's "
+            f"STEPS for {mode} mode): {' and '.join(defaults)} would fail a shorter run for being short. Run at least "
+            f"{calibrated} steps, or state the bars for this length: --accuracy-bar and --max-accuracy-gap."
+        )
+
+
 def config_for(
     pair: Pair,
     *,
@@ -162,6 +182,7 @@ def config_for(
     steps = steps if steps is not None else per_mode(pair.value("STEPS"), mode) or DEFAULT_STEPS[mode]
     if steps < 1 or merged.get("batch_size", 1) < 1:
         raise ConfigError("--steps and --batch-size must be positive")
+    refuse_uncalibrated_bars(pair, mode, steps, accuracy_bar, max_accuracy_gap_points)
     modern_overrides = dict(modern_overrides or {})
     if optimizer_flavour is not None:
         modern_overrides["optimizer_flavour"] = optimizer_flavour

@@ -302,7 +302,8 @@ def check_n_steps(losses, events: Sequence[Any]) -> Stage:
     if problems:
         return Stage("n-steps", "failed", "; ".join(problems))
     largest = losses.max_abs_loss_diff
-    return Stage("n-steps", "ok", f"{len(losses.rows)} steps, max |Δloss| = {largest:.6g}"
+    within = f" (within tolerance, {losses.schedule.name})" if largest and losses.checked else ""
+    return Stage("n-steps", "ok", f"{len(losses.rows)} steps, max |Δloss| = {largest:.6g}{within}"
                  + (f", {len(events)} event sequences match" if events else ""))
 
 

@@ -52,3 +52,15 @@ def test_trace_from_another_config(tmp_path, capsys):
     code, err = run(["--side", "modern", "--against", str(path), "--steps", "300"], capsys)
     assert code == 2
     assert "recorded with another config (steps: trace 50 vs now 300)" in err and "--steps 50" in err
+
+
+def test_a_statistical_run_shorter_than_its_bars_calibration_is_refused_naming_it(capsys):
+    code, err = run(["--mode", "statistical", "--steps", "200"], capsys)
+    assert code == 2
+    assert "--steps 200 is below the 2000 steps the statistical bars are calibrated for" in err
+    assert "the pair's ACCURACY_BAR 98% (--accuracy-bar)" in err and "--max-accuracy-gap" in err
+
+
+def test_an_unknown_tolerance_schedule_is_a_usage_error(capsys):
+    code, err = run(["--schedule", "lenient"], capsys)
+    assert code == 2 and "invalid choice: 'lenient'" in err

@@ -69,8 +69,10 @@ COORDINATOR_CALLBACKS = [{"callback": "CheckpointSaver", "step": 0}, {"callback"
 
 @pytest.mark.parametrize("gap, ok", [(0.0, True), (ACCURACY_BAND * 0.99, True), (ACCURACY_BAND * 1.01, False)])
 def test_asynchronous_parity_is_decided_by_the_accuracy_band(gap, ok):
-    config = DistributedConfig(workers=2, steps=20, replication="async")
-    result = compare_async_sides(config, _async_side(0.9, CHIEF_HOOKS), _async_side(0.9 - gap, COORDINATOR_CALLBACKS))
+    config = DistributedConfig(workers=2, steps=200, replication="async")
+    full = {"final_step": 200, "checkpoints": (0, 100, 200)}
+    result = compare_async_sides(config, _async_side(0.9, CHIEF_HOOKS, **full),
+                                 _async_side(0.9 - gap, COORDINATOR_CALLBACKS, **full))
     assert result["checks"]["metrics"] is ok and result["ok"] is ok
     assert result["losses"]["compared"] is False and result["checks"]["roles"] and result["checks"]["target"]
 
@@ -88,6 +90,14 @@ def test_an_asynchronous_side_short_of_the_last_step_fails_the_target_check():
     short = _async_side(0.9, COORDINATOR_CALLBACKS, final_step=15, checkpoints=(0, 10, 15))
     result = compare_async_sides(config, _async_side(0.9, CHIEF_HOOKS), short)
     assert not result["checks"]["target"] and result["target"]["modern"]["last_checkpoint"] == 15
+
+
+def test_a_run_shorter_than_the_bands_calibration_reports_the_accuracy_without_judging_it():
+    config = DistributedConfig(workers=2, steps=20, replication="async")
+    result = compare_async_sides(config, _async_side(0.9, CHIEF_HOOKS), _async_side(0.5, COORDINATOR_CALLBACKS))
+    assert result["metrics"]["checked"] is False and result["checks"]["metrics"] and result["ok"]
+    assert any("the 4-point band is calibrated over 200 updates or more and this run has 20" in note
+               for note in result["notes"])
 
 
 def test_asynchronous_losses_merge_workers_reporting_the_same_step():

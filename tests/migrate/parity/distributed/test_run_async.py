@@ -23,7 +23,9 @@ def test_both_asynchronous_clusters_reach_the_last_step_and_checkpoint_it(async_
     assert async_faulted_run["losses"]["legacy"] and async_faulted_run["losses"]["modern"]
     gap = abs(async_faulted_run["metrics"]["legacy"]["accuracy"] - async_faulted_run["metrics"]["modern"]["accuracy"])
     assert async_faulted_run["metrics"]["accuracy_gap"] == gap
-    assert async_faulted_run["checks"]["metrics"] is (gap <= async_faulted_run["metrics"]["max_accuracy_gap"])
+    # 48 updates are below the band's calibration (200): the accuracy is reported, not judged, and a note says so
+    assert async_faulted_run["metrics"]["checked"] is False and async_faulted_run["checks"]["metrics"] is True
+    assert any("reported, not judged" in note and "this run has 48" in note for note in async_faulted_run["notes"])
 
 
 @pytest.mark.parametrize("side", ["legacy", "modern"])
