@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 
 from migrate.fix.alignment import realign
 from migrate.fix.registry import Fix, load_fixes
-from migrate.fix.renames import CODE as RENAME_CODE
-from migrate.fix.renames import apply_renames, plan_renames
+from migrate.fix.renames import CODE, KEYWORD_CODE, apply_renames, plan_renames
 from migrate.report.analysis import analyse_tree
 from migrate.report.model import FileResult
 from migrate.report.registry import import_rules
@@ -60,8 +59,9 @@ def fix_text(text: str, fixes: dict[str, Fix] | None = None) -> FixResult:
         raise FixFailed(f"syntax error at line {getattr(error, 'lineno', None) or '?'}: {getattr(error, 'msg', error)}") from None
     rewrites = 0
     fixed = text
-    if RENAME_CODE in fixes:
-        planned = plan_renames(tree)
+    renaming = frozenset(fixes) & RENAME_CODES
+    if renaming:
+        planned = plan_renames(tree, renaming)
         fixed = apply_renames(text, planned)
         rewrites += len(planned) if fixed != text else 0
     declined: list[Declined] = []
@@ -80,6 +80,9 @@ def fix_text(text: str, fixes: dict[str, Fix] | None = None) -> FixResult:
     except SyntaxError as error:
         raise FixFailed(f"internal error: the rewrite would not parse ({error.msg} at line {error.lineno}); file left as is") from None
     return FixResult(fixed, True, rewrites, declined)
+
+
+RENAME_CODES = frozenset({CODE, KEYWORD_CODE})
 
 
 def _uses_moved_modules(tree: ast.Module, text: str, codes: frozenset[str]) -> bool:

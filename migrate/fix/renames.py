@@ -1,4 +1,6 @@
-"""TFM513's fix: TF1 names whose function TF2 has under another name, renamed in place (`tf.log` → `tf.math.log`).
+"""TFM513's and TFM516's fixes: TF1 names whose function TF2 has under another name, renamed in place
+(`tf.log` → `tf.math.log`), and TF1 keywords TF2 spells otherwise (`keep_dims=` → `keepdims=`, where TF1's
+function takes `keepdims=` too, so the call means the same under both).
 
 The renames are the `rename` lines of the report's `data/tf1_only.txt`
 (derived from the real API: TF2's name is the same function and valid under
@@ -21,9 +23,10 @@ from typing import NamedTuple
 
 from migrate.report.aliases import dotted_parts
 from migrate.report.analysis import file_aliases
-from migrate.report.tf1_api import tf1_only
+from migrate.report.tf1_api import ChangedArguments, changed_arguments, tf1_only
 
 CODE = "TFM513"
+KEYWORD_CODE = "TFM516"
 ROOTS = frozenset({"tensorflow", "tensorflow.compat.v1", "tensorflow.compat.v2"})
 
 
@@ -42,29 +45,57 @@ def renames() -> dict[str, str]:
     return {entry.name: entry.target for entry in tf1_only().values() if entry.kind == "rename" and entry.target}
 
 
-def plan_renames(tree: ast.Module) -> list[Rename]:
-    """Every chain to rename, in source order."""
-    table = renames()
+def plan_renames(tree: ast.Module, codes: frozenset[str] = frozenset({CODE, KEYWORD_CODE})) -> list[Rename]:
+    """Every chain (TFM513) and keyword (TFM516) to rename, in source order."""
+    table = renames() if CODE in codes else {}
+    keywords = changed_arguments() if KEYWORD_CODE in codes else {}
     aliases = file_aliases(tree)
     found = []
     for node in ast.walk(tree):
-        if type(node) is not ast.Attribute or type(node.ctx) is not ast.Load:
+        kind = type(node)
+        if kind is ast.Call and keywords and node.keywords:
+            found.extend(_keyword_renames(node, aliases, keywords))
             continue
-        parts = dotted_parts(node)
-        if parts is None:
+        if kind is not ast.Attribute or type(node.ctx) is not ast.Load or not table:
             continue
-        root = aliases.lookup(parts[0], node.lineno, node.col_offset)
-        if root not in ROOTS:
-            continue
-        path = parts[1:]
-        if path[:2] in (["compat", "v1"], ["compat", "v2"]):
-            path = path[2:]
-        target = table.get(".".join(["tensorflow", *path]))
+        written = _written(node, aliases)
+        target = table.get(written[1]) if written is not None else None
         if target is None or node.end_lineno != node.lineno:
             continue
+        parts = written[0]
         new = ".".join([parts[0], *target.split(".")[1:]])
         found.append(Rename(node.lineno, node.col_offset, node.end_col_offset or 0, ".".join(parts), new))
     found.sort()
+    return found
+
+
+def _written(node: ast.AST, aliases) -> tuple[list[str], str] | None:
+    """(the chain's parts, its TensorFlow name with compat layers dropped) when its root is the tensorflow package."""
+    parts = dotted_parts(node)
+    if parts is None:
+        return None
+    root = aliases.lookup(parts[0], node.lineno, node.col_offset)
+    if root not in ROOTS:
+        return None
+    path = parts[1:]
+    if path[:2] in (["compat", "v1"], ["compat", "v2"]):
+        path = path[2:]
+    return parts, ".".join(["tensorflow", *path])
+
+
+def _keyword_renames(call: ast.Call, aliases, table: dict[str, ChangedArguments]) -> list[Rename]:
+    """`keep_dims=` → `keepdims=` where TF1's function takes the new keyword too (so the call means the same)."""
+    written = _written(call.func, aliases)
+    entry = table.get(written[1]) if written is not None else None
+    if entry is None:
+        return []
+    given = {keyword.arg for keyword in call.keywords}
+    found = []
+    for keyword in call.keywords:
+        new, valid_in_tf1 = entry.removed.get(keyword.arg, (None, False))
+        if new is None or not valid_in_tf1 or new in given:
+            continue
+        found.append(Rename(keyword.lineno, keyword.col_offset, keyword.col_offset + len(keyword.arg.encode()), keyword.arg, new))
     return found
 
 

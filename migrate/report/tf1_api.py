@@ -25,7 +25,10 @@ if TYPE_CHECKING:
     from migrate.report.context import FileContext, Reference
 
 DATA = Path(__file__).with_name("data") / "tf1_only.txt"
+ARGUMENTS = DATA.with_name("tf1_arguments.txt")
 KINDS = ("rename", "moved", "module", "removed")
+WRITTEN_NAME_RULES = frozenset({"TFM513", "TFM514", "TFM515", "TFM516"})
+"""Rules registered for every spelling of this data's names, matching on the name as written (`written_name`)."""
 
 
 class Tf1Name(NamedTuple):
@@ -49,6 +52,46 @@ def tf1_only() -> dict[str, Tf1Name]:
         kind, name, *target = line.split(" ")
         entries[name] = Tf1Name(kind, name, target[0] if target else None, spelled or name)
     return entries
+
+
+class ChangedArguments(NamedTuple):
+    """A name both APIs have whose TF2 parameters differ (`data/tf1_arguments.txt`)."""
+
+    name: str
+    canonical: str
+    removed: dict[str, tuple[str | None, bool]]
+    """TF1 keyword → (tf_upgrade_v2's TF2 keyword or None, whether TF1's function takes that keyword too)."""
+    positional: int | None
+    """Only this many leading positional arguments mean the same in TF2 (None: all do)."""
+
+
+@lru_cache(maxsize=1)
+def changed_arguments() -> dict[str, ChangedArguments]:
+    """name → its changed parameters, for every line of the arguments data file."""
+    removed: dict[str, dict[str, tuple[str | None, bool]]] = {}
+    positional: dict[str, int] = {}
+    canonical: dict[str, str] = {}
+    for line in ARGUMENTS.read_text(encoding="utf-8").splitlines():
+        if not line or line.startswith("#"):
+            continue
+        line, _, spelled = line.partition(" = ")
+        kind, name, value = line.split(" ")
+        canonical[name] = spelled or name
+        if kind == "positional":
+            positional[name] = int(value)
+            continue
+        for item in value.split(","):
+            for separator, valid_in_tf1 in (("=", True), (">", False), ("", False)):
+                if separator and separator in item:
+                    old, _, new = item.partition(separator)
+                    removed.setdefault(name, {})[old] = (new, valid_in_tf1)
+                    break
+                if not separator:
+                    removed.setdefault(name, {})[item] = (None, False)
+    return {
+        name: ChangedArguments(name, canonical[name], removed.get(name, {}), positional.get(name))
+        for name in canonical
+    }
 
 
 def registry_keys(kinds: tuple[str, ...]) -> set[str]:

@@ -98,3 +98,34 @@ def test_a_module_move_realigns_its_call() -> None:
                      step, loss)
         """
     assert fixed(before) == textwrap.dedent(after)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        pytest.param(
+            "import tensorflow as tf\ns = tf.reduce_sum(x, reduction_indices=1, keep_dims=True)\n",
+            "import tensorflow as tf\ns = tf.reduce_sum(x, axis=1, keepdims=True)\n",
+            id="keep_dims and reduction_indices: TF1's reduce_sum takes the new names too",
+        ),
+        pytest.param(
+            "import tensorflow as tf\ni = tf.argmax(x, dimension=1)\n",
+            "import tensorflow as tf\ni = tf.argmax(x, axis=1)\n",
+            id="argmax's dimension",
+        ),
+    ],
+)
+def test_keyword_rename(before: str, after: str) -> None:
+    assert fixed(before) == after
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param("import tensorflow as tf\ntf.gradients(y, x, colocate_gradients_with_ops=True)\n", id="dropped: no new name"),
+        pytest.param("import tensorflow as tf\ntf.nn.dropout(x, 0.9)\n", id="positional meaning changed: left"),
+        pytest.param("import tensorflow as tf\ntf.reduce_sum(x, keep_dims=True, keepdims=False)\n", id="both given: left"),
+    ],
+)
+def test_keyword_left(source: str) -> None:
+    assert fixed(source) == source

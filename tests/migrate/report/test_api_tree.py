@@ -43,12 +43,12 @@ def test_data_file_is_current(audit: dict) -> None:
 
 @pytest.mark.estimator
 def test_tf1_only_data_file_is_current(audit: dict) -> None:
+    from migrate.report.tf1_api import ARGUMENTS
     from migrate.report.tf1_api import DATA as TF1_ONLY
 
-    assert TF1_ONLY.read_text(encoding="utf-8") == audit["tf1_only"], (
-        "migrate/report/data/tf1_only.txt is stale: regenerate it with "
-        "`PYTHONPATH=. .venv/bin/python -m tests.migrate.report.tf1_only_api --write`"
-    )
+    stale = "is stale: regenerate it with `PYTHONPATH=. .venv/bin/python -m tests.migrate.report.tf1_only_api --write`"
+    assert TF1_ONLY.read_text(encoding="utf-8") == audit["tf1_only"], f"migrate/report/data/tf1_only.txt {stale}"
+    assert ARGUMENTS.read_text(encoding="utf-8") == audit["tf1_arguments"], f"migrate/report/data/tf1_arguments.txt {stale}"
 
 
 TF115_ONLY = frozenset({

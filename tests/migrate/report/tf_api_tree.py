@@ -106,16 +106,17 @@ def walk(groups: list[list[str]] | None = None) -> tuple[str, list[str]]:
 def rule_names() -> set[str]:
     """The canonical TensorFlow names rules register for (namespaces, attributes, keywords excluded).
 
-    Fallback rules (the TF1-only API, `migrate/report/tf1_api.py`) are not among them: they
-    register every spelling of their data file and match on the name as written, by design.
+    The rules of the TF1 API data (`migrate/report/tf1_api.py`, `WRITTEN_NAME_RULES`) are not among
+    them: they register every spelling of their data files and match on the name as written, by design.
     """
     from migrate.report.registry import CHECKS, load_rules
+    from migrate.report.tf1_api import WRITTEN_NAME_RULES
 
     load_rules()
     return {
         key for key, entries in CHECKS.items()
         if isinstance(key, str) and key.startswith("tensorflow.") and not key.endswith(".*")
-        and not all(rule.fallback for rule, _ in entries)
+        and not all(rule.code in WRITTEN_NAME_RULES for rule, _ in entries)
     }
 
 
@@ -138,6 +139,7 @@ def audit() -> dict:
 
     groups: list[list[str]] = []
     version, lines = walk(groups)
+    tf1_arguments = tf1_only_api.render_arguments()
     tf1_only = tf1_only_api.render(tree_loaded=True)  # before `private_escapes` imports private modules, which add attributes to the tree
     names = rule_names()
     missing = []
@@ -154,7 +156,7 @@ def audit() -> dict:
             escaped.extend(spelling for spelling in spellings if canonical(spelling) not in names)
     return {
         "current": HEADER.format(version=version) + "\n".join(lines) + "\n", "missing": missing, "escaped": sorted(escaped),
-        "private": private_escapes(tf, names), "tf1_only": tf1_only,
+        "private": private_escapes(tf, names), "tf1_only": tf1_only, "tf1_arguments": tf1_arguments,
     }
 
 

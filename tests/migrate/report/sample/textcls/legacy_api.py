@@ -84,6 +84,16 @@ def preprocess(image, label):
     return image + noise + noise2, label, tf.argmax(logits + safe, axis=-1)
 
 
+def attention_scores(query, keys, hidden, keep_prob, loss, params):
+    scores = tf.reduce_sum(query * keys, reduction_indices=[2], keep_dims=True)  # expect: TFM516, TFM516
+    best = tf.argmax(scores, dimension=1)  # expect: TFM516
+    hidden = tf.nn.dropout(hidden, keep_prob)  # expect: TFM516
+    hidden = tf.nn.dropout(hidden, rate=1.0 - keep_prob)
+    total = tf.reduce_mean(scores, axis=1, keepdims=True)
+    grads = tf.gradients(loss, params, colocate_gradients_with_ops=True)  # expect: TFM516
+    return best, hidden, total, grads
+
+
 def session_config(gpu_fraction):
     gpu_options = tf.GPUOptions(per_process_gpu_memory_fraction=gpu_fraction, allow_growth=True)  # expect: TFM514
     return tf.ConfigProto(gpu_options=gpu_options, allow_soft_placement=True)  # expect: TFM514

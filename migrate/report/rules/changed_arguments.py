@@ -1,0 +1,80 @@
+"""Calls of TF2 functions with TF1's parameters: `tf.reduce_sum(x, keep_dims=True)`, `tf.nn.dropout(x, 0.5)`.
+
+## What it does
+Checks for calls of functions and classes TF2 still has under their TF1 name
+but with other parameters (`tf.compat.v1` of TensorFlow 2.15 against TF2's
+`tf`, derived into `migrate/report/data/tf1_arguments.txt`): a keyword TF2's
+function does not take (`keep_dims=`, `dimension=`, `colocate_gradients_with_ops=`,
+`dtype=` of an initializer), and positional arguments past the ones that
+still mean the same (`tf.nn.dropout(x, 0.5)`: TF1's second parameter was
+`keep_prob`, TF2's is `rate`).
+
+## Why is this bad?
+In TF2 the call fails (an unexpected keyword) or, worse, passes a value to
+another parameter: `tf.nn.dropout(x, 0.9)` kept 90 % of the units in TF1
+and drops 90 % in TF2. Where `tf_upgrade_v2` renames the keyword and TF1's
+function takes the new name too (`keep_dims` → `keepdims`), `migrate fix`
+renames it; the other cases are left to you.
+
+## Example
+```python
+total = tf.reduce_sum(losses, reduction_indices=1, keep_dims=True)
+hidden = tf.nn.dropout(hidden, 0.9)
+```
+
+## Use instead
+```python
+total = tf.reduce_sum(losses, axis=1, keepdims=True)
+hidden = tf.nn.dropout(hidden, rate=0.1)
+```
+
+## References
+- https://www.tensorflow.org/guide/migrate/upgrade
+- https://www.tensorflow.org/api_docs/python/tf/nn/dropout
+"""
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from functools import lru_cache
+
+from migrate.report.context import FileContext, Reference
+from migrate.report.names import display
+from migrate.report.registry import CHECKS, Message, Rule, register
+from migrate.report.tf1_api import changed_arguments, written_name
+
+RULE = Rule(code="TFM516", name="changed-arguments", effort="rename", doc=__doc__)
+
+
+def _keys() -> set[str]:
+    return {key for entry in changed_arguments().values() for key in (entry.name, entry.canonical)}
+
+
+@lru_cache(maxsize=1024)
+def _owned_elsewhere(name: str) -> bool:
+    """Another rule is about this very function (`tf.summary.scalar`: TFM510 tells v1 calls from v2 ones)."""
+    return any(rule.code != RULE.code for rule, _ in CHECKS.get(name, ()))
+
+
+@register(RULE, *sorted(_keys()))
+def check(reference: Reference, context: FileContext) -> Iterator[Message]:
+    call = reference.call
+    if call is None or not (call.keywords or len(call.args) > 1):
+        return
+    written = written_name(reference, context)
+    entry = changed_arguments().get(written) if written is not None else None
+    if entry is None or _owned_elsewhere(entry.canonical):
+        return
+    name = display(entry.name)
+    for keyword in call.keywords:
+        if keyword.arg in entry.removed:
+            new, _ = entry.removed[keyword.arg]
+            instead = f"it is `{new}=` there" if new else "drop it, or do what it did another way"
+            yield keyword, f"`{keyword.arg}=` is not a parameter of TF2's `{name}`: {instead}"
+    if entry.positional is not None and not any(type(arg) is ast.Starred for arg in call.args):
+        if len(call.args) > entry.positional:
+            extra = call.args[entry.positional]
+            yield extra, (
+                f"positional argument {entry.positional + 1} of `{name}` means another parameter in TF2 "
+                f"(only the first {entry.positional} keep their meaning): pass it by keyword"
+            )

@@ -1,0 +1,40 @@
+"""`changed-arguments` (TFM516): look-alikes first, then findings."""
+from __future__ import annotations
+
+import pytest
+
+CODE = "TFM516"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param("import tensorflow as tf\ntf.reduce_sum(x, axis=1, keepdims=True)\n", id="TF2 keywords"),
+        pytest.param("import tensorflow as tf\ntf.nn.dropout(x, rate=0.1)\n", id="dropout by keyword"),
+        pytest.param("import tensorflow as tf\ntf.argmax(x, 1)\n", id="positional arguments that kept their meaning"),
+        pytest.param("import numpy as np\nnp.sum(x, keep_dims=True)\n", id="not TensorFlow"),
+        pytest.param("from tensorflow.python.ops import math_ops\nmath_ops.reduce_sum(x, keep_dims=True)\n", id="private module"),
+    ],
+)
+def test_noop(source: str, findings) -> None:
+    assert findings(source, CODE) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "lines"),
+    [
+        pytest.param("import tensorflow as tf\ntf.reduce_mean(x,\n    keep_dims=True)\n", [3], id="keep_dims, at the keyword"),
+        pytest.param("import tensorflow as tf\ntf.nn.dropout(x, 0.5)\n", [2], id="dropout's keep_prob by position"),
+        pytest.param("import tensorflow as tf\ntf.gradients(y, x, colocate_gradients_with_ops=True)\n", [2], id="dropped keyword"),
+        pytest.param("import tensorflow.compat.v1 as tf\ntf.argmax(x, dimension=1)\n", [2], id="through compat.v1"),
+    ],
+)
+def test_finding(source: str, lines: list[int], findings) -> None:
+    assert findings(source, CODE) == [(line, CODE) for line in lines]
+
+
+def test_messages_name_the_tf2_keyword_or_the_position(messages) -> None:
+    source = "import tensorflow as tf\ntf.reduce_sum(x, keep_dims=True)\ntf.nn.dropout(x, 0.9)\n"
+    renamed, positional = messages(source, CODE)
+    assert renamed == "`keep_dims=` is not a parameter of TF2's `tf.reduce_sum`: it is `keepdims=` there"
+    assert positional.startswith("positional argument 2 of `tf.nn.dropout` means another parameter in TF2")
