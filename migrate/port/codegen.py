@@ -28,6 +28,9 @@ class ModelCode:
     sample_features: str
     features_doc: str = ""
     schedule_lines: list[str] = field(default_factory=list)
+    prediction: str | None = None
+    """The output `call` returns when the model_fn predicts one tensor; else `call` returns `prediction_keys`."""
+    prediction_keys: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
 
@@ -42,6 +45,10 @@ def _dict_literal(items: dict[str, str], depth: int) -> str:
 
 def keras_model_text(code: ModelCode) -> str:
     layers = list({layer.attribute: layer for layer in code.layers}.values())
+    clashing = {layer.attribute for layer in code.layers if layer.constructor != next(
+        other.constructor for other in layers if other.attribute == layer.attribute)}
+    if clashing:
+        raise ValueError(f"two different layers were both named {sorted(clashing)}: a bug of migrate port")
     init = [f"self.{layer.attribute} = {layer.constructor}" for layer in layers]
     if code.optimizer_param is None:
         optimizer_body = [f"return {code.optimizers[None]}"]
@@ -52,6 +59,9 @@ def keras_model_text(code: ModelCode) -> str:
         choices = ", ".join(repr(value) for value in code.optimizers)
         optimizer_body.append(f"raise ValueError(f\"params[{code.optimizer_param!r}] is {{name!r}}; the port knows {choices}\")")
     imports = ", ".join(sorted(set(code.twin_classes)))
+    call_body = (f"return self.forward(features, training)[{code.prediction!r}]" if code.prediction
+                 else "outputs = self.forward(features, training)\n        return {key: outputs[key] for key in "
+                 f"{tuple(code.prediction_keys)!r}}}")
     schedule_lines = (["params = self.params"] if any("params[" in line for line in code.schedule_lines) else []) \
         + code.schedule_lines
     schedule = "" if not code.schedule_lines else f'''
@@ -91,9 +101,13 @@ class PortedModel(keras.Model):
 {_indent(init, 2)}
         self.loss_tracker = keras.metrics.Mean(name="loss")
 
-    def call(self, features, training=None):
+    def forward(self, features, training=None) -> dict:
+        """Every output: the PREDICT-mode predictions and what the loss reads."""
 {_indent(code.call_lines, 2)}
         return {_dict_literal(code.outputs, 2)}
+
+    def call(self, features, training=None):
+        {call_body}
 
     def tf1_loss(self, labels, outputs):
         """The TRAIN-mode loss of the model_fn, op for op."""
@@ -107,7 +121,7 @@ class PortedModel(keras.Model):
     def train_step(self, data):
         features, labels = data
         with tf.GradientTape() as tape:
-            outputs = self(features, training=True)
+            outputs = self.forward(features, training=True)
             loss = self.tf1_loss(labels, outputs)
         gradients = tape.gradient(loss, self.trainable_variables)
         self.optimizer.apply_gradients(zip(gradients, self.trainable_variables))
@@ -116,7 +130,7 @@ class PortedModel(keras.Model):
 
     def test_step(self, data):
         features, labels = data
-        loss = self.tf1_loss(labels, self(features, training=False))
+        loss = self.tf1_loss(labels, self.forward(features, training=False))
         self.loss_tracker.update_state(loss)
         return {{"loss": self.loss_tracker.result()}}
 

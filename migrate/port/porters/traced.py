@@ -323,6 +323,8 @@ def port(target: Target, progress: Progress) -> Port:
         optimizers={key: plan_.constructor for key, plan_ in optimizers.items()}, optimizer_param=selector,
         twin_classes=[plan_.twin for plan_ in optimizers.values()], sample_features=_sample(plan.element_spec[0]),
         schedule_lines=schedule.lines,
+        prediction="predictions" if hasattr(infer.spec.predictions, "op") else None,
+        prediction_keys=list(predictions) or list(outputs),
     )
     pair = PairCode(origin=target.spec, sources=_sources(target), bindings=_bindings(target), params=_json_params(params),
                     variable_map=variable_map, input_code=plan.code, uses_input_arrays=plan.kind == "rewritten",

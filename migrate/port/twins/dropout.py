@@ -34,9 +34,15 @@ def match(op, view):
     if source is None or rate is None:
         return None
     ops = [view.needed[name] for name in view.needed if view.needed[name]._id in call.op_ids]  # noqa: SLF001
-    attribute = snake(call.result.op.name.split("/")[0] or "dropout")
+    training = call.arguments.get("training", True) if call.api == "tf.compat.v1.layers.dropout" else True
+    if not isinstance(training, bool):
+        return None
+    given = call.arguments.get("name")
+    scope = [part for part in call.result.op.name.split("/") if "dropout" in part.lower()]
+    attribute = snake(given if isinstance(given, str) else "_".join(scope[-1:]) or "dropout")
     constructor = f"keras.layers.Dropout({rate}, name={attribute!r})"
-    return Claim(ops, [source], call.result, lambda args: f"self.{attribute}({args[0]}, training=training)",
+    flag = "training" if training else "False"
+    return Claim(ops, [source], call.result, lambda args: f"self.{attribute}({args[0]}, training={flag})",
                  Conversion(call.where or view.location(op), call.api, constructor), LayerSpec(attribute, constructor, name=attribute),
                  attribute)
 

@@ -17,7 +17,7 @@ def match(op, view):
     first = data_format.startswith("NC")
     pick = (lambda values: tuple(list(values)[2:])) if first else (lambda values: tuple(list(values)[1:-1]))
     size, strides = pick(op.get_attr("ksize")), pick(op.get_attr("strides"))
-    attribute = snake(op.name)
+    attribute = snake(op.name.rpartition("/")[0].replace("/", "_") or op.name)
     arguments = keyword_arguments(strides=repr(strides), padding=repr(op.get_attr("padding").decode().lower()),
                                   data_format='"channels_first"' if first else None, name=repr(attribute))
     constructor = f"keras.layers.{LAYERS[op.type]}({size!r}, {arguments})"
