@@ -129,8 +129,8 @@ def why_values_differ(relatives: list[float], worst: float) -> str:
     return f"the answers differ by up to {largest:.2g} relative: the exported models compute something else"
 
 
-def compare_answers(legacy: Surface, legacy_loaded: Any, modern_loaded: Any, source: RequestSource,
-                    tolerance: float, modern: Surface, values: bool = True) -> tuple[list[str], float, int]:
+def compare_answers(legacy: Surface, modern: Surface, source: RequestSource, tolerance: float,
+                    values: bool = True) -> tuple[list[str], float, int]:
     """(mismatches, max |Δ| over floating-point outputs, signatures answered) on the same requests; the first
     mismatch says whether floating-point answers beyond the tolerance differ at rounding level."""
     problems, worst, answered, drifts = [], 0.0, 0, []
@@ -139,12 +139,12 @@ def compare_answers(legacy: Surface, legacy_loaded: Any, modern_loaded: Any, sou
             continue
         inputs = signature_inputs(signature, source, legacy.parsed_features)
         try:
-            expected = answer(legacy_loaded[key], inputs)
+            expected = answer(legacy.functions[key], inputs)
         except Exception as error:
             raise ServingError(f"legacy side: `{key}` cannot answer {source.count} requests built from "
                                f"{source.origin}: {_first_line(error)}") from error
         try:
-            received = answer(modern_loaded[key], inputs)
+            received = answer(modern.functions[key], inputs)
         except Exception as error:
             problems.append(f"`{key}`: the Keras side fails on the requests TF1 answers: {_first_line(error)}")
             continue
@@ -162,12 +162,11 @@ def compare_answers(legacy: Surface, legacy_loaded: Any, modern_loaded: Any, sou
     return problems, worst, answered
 
 
-def check_serving(legacy: tuple[Surface, Any], modern: tuple[Surface, Any], source: RequestSource,
-                  tolerance: float, values: bool = True) -> Stage:
-    (legacy_surface, legacy_loaded), (modern_surface, modern_loaded) = legacy, modern
+def check_serving(legacy_surface: Surface, modern_surface: Surface, source: RequestSource, tolerance: float,
+                  values: bool = True) -> Stage:
+    """Stage 6's verdict: surfaces, parsed features, then the answers to `source`'s requests."""
     problems = compare_surfaces(legacy_surface, modern_surface) + compare_parses(legacy_surface, modern_surface)
-    answers, worst, answered = compare_answers(legacy_surface, legacy_loaded, modern_loaded, source, tolerance,
-                                               modern_surface, values)
+    answers, worst, answered = compare_answers(legacy_surface, modern_surface, source, tolerance, values)
     problems += answers
     listed = {key: {"method": signature.method_name,
                     "inputs": {name: info.describe() for name, info in sorted(signature.inputs.items())},

@@ -76,12 +76,12 @@ def compare_exports(pair: Pair, params: dict, legacy_dir: Path, modern_dir: Path
     """Read both SavedModels (their `saved_model_cli` listings written into `listings`) and compare them."""
     legacy = read_surface(legacy_dir, "legacy")
     modern = read_surface(modern_dir, "modern")
-    for side, (surface, _) in (("legacy", legacy), ("modern", modern)):
+    for side, surface in (("legacy", legacy), ("modern", modern)):
         (listings / f"{side}.saved_model_cli.txt").write_text(surface.saved_model_cli)
     datasets = [(name, lambda function=function: pair.call(function, params)) for name, function in
                 (("eval", "eval_dataset"), ("train", "train_dataset")) if pair.has(function)]
     source = take_examples(datasets)
-    progress(f"[serving] {source.count} requests ({source.origin}) to {len(legacy[0].signatures)} signatures")
+    progress(f"[serving] {source.count} requests ({source.origin}) to {len(legacy.signatures)} signatures")
     return check_serving(legacy, modern, source, tolerance, values)
 
 

@@ -73,12 +73,13 @@ class ParsedFeature:
 
 @dataclass
 class Surface:
-    """One side's SavedModel as a server sees it."""
+    """One side's SavedModel as a server sees it; `functions` are its signatures loaded (key → concrete function)."""
 
     directory: Path
     signatures: dict[str, SignatureInfo]
     parsed_features: dict[str, ParsedFeature] = field(default_factory=dict)
     saved_model_cli: str = ""
+    functions: Any = None
 
 
 def _dtype_name(enum_value: int) -> str:
@@ -225,7 +226,7 @@ def _spec_info(spec: Any) -> TensorInfo:
     return TensorInfo(spec.dtype.name, shape)
 
 
-def cross_check(surface: Surface, loaded: Any, side: str) -> None:
+def cross_check(surface: Surface, side: str) -> None:
     """The proto, `tf.saved_model.load` and `saved_model_cli` must tell the same story; else the SavedModel is broken."""
     from_cli = signatures_from_cli_text(surface.saved_model_cli)
     problems = []
@@ -233,6 +234,7 @@ def cross_check(surface: Surface, loaded: Any, side: str) -> None:
         problems.append(f"saved_model_cli lists {sorted(from_cli)}, saved_model.pb {sorted(surface.signatures)}")
     problems += [f"saved_model_cli shows `{key}` as {from_cli[key].describe()}, saved_model.pb as {signature.describe()}"
                  for key, signature in surface.signatures.items() if key in from_cli and from_cli[key] != signature]
+    loaded = surface.functions
     if set(loaded.keys()) != set(surface.signatures):
         problems.append(f"tf.saved_model.load gives {sorted(loaded.keys())}, saved_model.pb {sorted(surface.signatures)}")
     for key, signature in surface.signatures.items():
@@ -246,8 +248,8 @@ def cross_check(surface: Surface, loaded: Any, side: str) -> None:
         raise ServingError(f"{side} side: {surface.directory} is inconsistent: " + "; ".join(problems))
 
 
-def read_surface(directory: Path, side: str) -> tuple[Surface, Any]:
-    """(the surface, the loaded signatures) of the SavedModel in `directory`, cross-checked."""
+def read_surface(directory: Path, side: str) -> Surface:
+    """The surface of the SavedModel in `directory`, its signatures loaded, the three readings cross-checked."""
     meta_graph = serving_meta_graph(read_saved_model(directory, side), directory, side)
     signatures = {
         key: SignatureInfo(key, signature.method_name,
@@ -258,6 +260,6 @@ def read_surface(directory: Path, side: str) -> tuple[Surface, Any]:
     surface = Surface(Path(directory), signatures, parsed_features(meta_graph.graph_def), saved_model_cli_text(meta_graph))
     surface.saved_model_cli = "\n\n".join(
         block for block in surface.saved_model_cli.split("\n\n") if not block.startswith("signature_def['__"))
-    loaded = loaded_signatures(directory, side)
-    cross_check(surface, loaded, side)
-    return surface, loaded
+    surface.functions = loaded_signatures(directory, side)
+    cross_check(surface, side)
+    return surface

@@ -125,10 +125,10 @@ def test_the_three_readings_of_a_savedmodel_are_cross_checked(regressor):
     from migrate.parity.serving.surface import cross_check, read_surface, signatures_from_cli_text
 
     _, out = regressor
-    surface, loaded = read_surface(out / "serving" / "legacy", "legacy")
+    surface = read_surface(out / "serving" / "legacy", "legacy")
     assert signatures_from_cli_text(surface.saved_model_cli) == surface.signatures
     assert surface.parsed_features["x"].describe() == "float32 [4] (dense)"
     surface.saved_model_cli = surface.saved_model_cli.replace("tensorflow/serving/regress", "tensorflow/serving/predict")
     with pytest.raises(PairError, match=r"legacy side: .* is inconsistent: .*saved_model_cli shows `regression` as predict \(`inputs` string "
                                         r"\(None,\) → `outputs` float32 \(None, 1\)\), saved_model.pb as regress"):
-        cross_check(surface, loaded, "legacy")
+        cross_check(surface, "legacy")
