@@ -7,7 +7,7 @@
 Sources: examples/canned_dnn (DNNClassifier, the hand-written pair's TF1 half
 is all the port reads) and examples/canned_estimators (LinearClassifier,
 DNNRegressor, DNNLinearCombinedClassifier with crossed and embedding
-columns), all on the pinned penguins. Each is ported once (`port_canned`,
+columns; a v2 DNNClassifier with shared embeddings), all on the pinned penguins. Each is ported once (`port_canned`,
 no check), then ``migrate parity --pair OUT/pair.py --optimizer NAME`` runs
 for each name in the source's ``LEARNING_RATES`` ("sgd" and "canned" — the
 estimator's own default optimizers — for the new sources). The verdict,
@@ -30,6 +30,7 @@ SOURCES = {
     "LinearClassifier": ROOT / "examples" / "canned_estimators" / "linear_classifier.py",
     "DNNRegressor": ROOT / "examples" / "canned_estimators" / "dnn_regressor.py",
     "DNNLinearCombinedClassifier": ROOT / "examples" / "canned_estimators" / "wide_deep.py",
+    "DNNClassifier v2 (shared embeddings)": ROOT / "examples" / "canned_estimators" / "dnn_classifier_v2.py",
 }
 
 

@@ -30,6 +30,9 @@ class DenseFeatures(keras.layers.Layer):
 
     def build(self, input_shape: Any = None) -> None:
         for column in self.columns:
+            table = getattr(column, "table", None)
+            if table is not None:  # a shared table lives once, beside the columns: input_layer/<table>/...
+                build_nested(table)
             build_nested(column)
         self.built = True
 

@@ -11,8 +11,9 @@ from modern.optimizers.adagrad import Adagrad
 from modern.optimizers.adam import Adam
 from modern.optimizers.ftrl import Ftrl
 from modern.optimizers.gradient_descent import GradientDescent
+from modern.optimizers.keras_legacy_adagrad import KerasLegacyAdagrad
 from modern.optimizers.momentum import Momentum
 from modern.optimizers.parts import Parts
 from modern.optimizers.rmsprop import RMSProp
 
-__all__ = ["Adagrad", "Adam", "Ftrl", "GradientDescent", "Momentum", "Parts", "RMSProp"]
+__all__ = ["Adagrad", "Adam", "Ftrl", "GradientDescent", "KerasLegacyAdagrad", "Momentum", "Parts", "RMSProp"]

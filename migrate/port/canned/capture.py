@@ -76,6 +76,7 @@ def _watching() -> Iterator[tuple[list[Any], list[tuple[Any, list[str]]]]]:
 
     def apply_v2(self: Any, grads_and_vars: Any, *args: Any, **kwargs: Any) -> Any:
         pairs = list(grads_and_vars)
+        self._migrate_config = _keras_config(self)  # before apply turns the hyperparameters into graph variables
         applied.append((self, [variable.name.split(":")[0] for _, variable in pairs]))
         return original_apply_v2(self, pairs, *args, **kwargs)
 
@@ -113,6 +114,8 @@ def capture(model_fn: Callable[..., Any], input_fn: Callable[..., Any], params: 
     record = describe(estimator)
     record.optimizers = [_optimizer_use(optimizer, names, record) for optimizer, names in applied]
     record.tf1_variables = variables
+    trained = {name for _, names in applied for name in names}
+    record.frozen = sorted(name for name in variables if applied and name not in trained)
     record.feature_specs = specs
     return record
 
@@ -214,6 +217,17 @@ def _head(head: Any, api: str) -> Any:
                 weight_column=weight, label_vocabulary=tuple(vocabulary) if vocabulary else None, api=api)
 
 
+def _keras_config(optimizer: Any) -> dict[str, Any]:
+    """A legacy Keras optimizer's hyperparameters as given (``_hyper``) plus its plain attributes."""
+    config = dict(optimizer._hyper)
+    for attribute in ("epsilon", "nesterov", "amsgrad", "centered"):
+        if hasattr(optimizer, attribute):
+            config[attribute] = getattr(optimizer, attribute)
+    if hasattr(optimizer, "_initial_accumulator_value"):
+        config["initial_accumulator_value"] = optimizer._initial_accumulator_value
+    return config
+
+
 KERAS_OPTIMIZERS = ("SGD", "Adagrad", "Adam", "Ftrl", "RMSprop")
 """The Keras (legacy) optimizers the v2 canned estimators take; read through `get_config`."""
 
@@ -225,7 +239,7 @@ def _optimizer_use(optimizer: Any, names: list[str], record: CannedEstimator) ->
     if type(optimizer).__module__.startswith("keras."):
         if cls not in KERAS_OPTIMIZERS:
             raise CannedRefusal([f"Keras optimizer {cls} is not one the canned estimators name; not ported"])
-        config = {key: value for key, value in optimizer.get_config().items() if key not in ("name", "is_legacy_optimizer")}
+        config = dict(optimizer._migrate_config)
         if config.pop("decay", 0.0):
             raise CannedRefusal([f"Keras optimizer {cls} has decay; learning-rate decay is not carried over"])
         if any(callable(value) or isinstance(value, dict) for value in config.values()):

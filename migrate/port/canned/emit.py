@@ -34,6 +34,8 @@ def keras_weight_name(tf1_name: str) -> str:
         parts = parts[1:]
     if parts and parts[0] == "input_from_feature_columns":
         parts = parts[1:]
+    if len(parts) == 1 and parts[0].endswith("_shared_embedding"):  # TF1 keeps a shared table beside the columns
+        parts = ["input_layer", parts[0], "embedding_weights"]
     return "/".join(parts)
 
 
@@ -67,7 +69,7 @@ def keras_model_source(record: CannedEstimator, variants: dict[str | None, tuple
         code, used = optimizer_function(variants, part)
         optimizer_code.append(code)
         classes |= used
-    if len(parts) == 2:
+    if len(parts) == 2 or record.frozen:
         classes.add("Parts")
     missing = [key for key in writer.keys if key not in record.feature_specs]
     if missing:
@@ -140,12 +142,16 @@ def _build_model_lines(record: CannedEstimator, writer: ColumnWriter, params: di
         lines.append(f'    linear_logits = fc.LinearModel(linear_columns(params), units={units}{combiner}, '
                      'name="linear_model")(inputs)')
         logits.append("linear_logits")
+    frozen = "".join(f'"{keras_weight_name(name)}": None, ' for name in record.frozen)
     if len(logits) == 2:
         lines.append('    logits = keras.layers.Add(name="add_logits")([dnn_logits, linear_logits])')
-        optimizer = 'Parts({"linear_model/": make_linear_optimizer(params), "": make_dnn_optimizer(params)})'
+        optimizer = (f'Parts({{{frozen}"linear_model/": make_linear_optimizer(params), '
+                     '"": make_dnn_optimizer(params)})')
     else:
         lines.append(f"    logits = {logits[0]}")
-        optimizer = "make_optimizer(params)"
+        optimizer = f'Parts({{{frozen}"": make_optimizer(params)}})' if frozen else "make_optimizer(params)"
+    if frozen:
+        lines.insert(3, f"    # not trained, as in TF1 (no optimizer updates them): {', '.join(record.frozen)}")
     lines += [
         f"    model = keras.Model(inputs, logits, name={record.family!r})",
         f"    optimizer = {optimizer}",

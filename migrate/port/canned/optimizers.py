@@ -33,9 +33,10 @@ KERAS_NAMES = {"keras.Adagrad": "Adagrad", "keras.Adam": "Adam", "keras.RMSprop"
 def keras_call(use: OptimizerUse, params: dict[str, Any]) -> tuple[str, str | None]:
     """A v2 canned estimator's Keras optimizer: the exact twin when one runs the same kernel, else Keras' own.
 
-    Keras' legacy `SGD` without momentum runs TF1's gradient-descent kernel and
-    its `Ftrl` TF1's FTRL kernels with the adjusted L2 strength, so they map
-    to the twins `GradientDescent` and `Ftrl`. The others are written as the
+    Keras' legacy `SGD` without momentum runs TF1's gradient-descent kernel,
+    its `Ftrl` TF1's FTRL kernels with the adjusted L2 strength and its
+    `Adagrad` the ``AdagradV2`` kernel, so they map to the twins
+    `GradientDescent`, `Ftrl` and `KerasLegacyAdagrad`. The others are written as the
     Keras 3 optimizer with the same configuration (Keras 3 composes the update
     from separate ops: rounding-level, which the parity check measures).
     """
@@ -44,6 +45,9 @@ def keras_call(use: OptimizerUse, params: dict[str, Any]) -> tuple[str, str | No
     rate_code = 'params["learning_rate"]' if params.get("learning_rate") == rate else repr(rate)
     if use.tf1_class == "keras.SGD" and not arguments.get("momentum") and not arguments.get("nesterov"):
         return f"GradientDescent({rate_code})", "GradientDescent"
+    if use.tf1_class == "keras.Adagrad":
+        return (f"KerasLegacyAdagrad({rate_code}, initial_accumulator_value={arguments['initial_accumulator_value']!r}, "
+                f"epsilon={arguments['epsilon']!r})", "KerasLegacyAdagrad")
     if use.tf1_class == "keras.Ftrl":
         names = {"l1_regularization_strength": "l1_regularization_strength",
                  "l2_regularization_strength": "l2_regularization_strength",

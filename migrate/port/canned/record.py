@@ -70,6 +70,8 @@ class CannedEstimator:
     batch_norm: bool = False
     sparse_combiner: str = "sum"
     optimizers: list[OptimizerUse] = field(default_factory=list)
+    frozen: list[str] = field(default_factory=list)
+    """Trainable TF1 variables no optimizer updates (a v2 canned DNN's shared embedding table)."""
     tf1_variables: dict[str, tuple[int, ...]] = field(default_factory=dict)
     """Trainable TF1 variable name (no ``:0``) → shape, from the TRAIN graph."""
     feature_specs: dict[str, tuple[tuple[int | None, ...], str]] = field(default_factory=dict)

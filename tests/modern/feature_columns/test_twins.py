@@ -177,3 +177,27 @@ def test_twins_inside_a_functional_model(tf1_results, vocabulary_file):
     for weight in model.weights:
         weight.assign(tf1_variables[getattr(weight, "path", None) or weight.name.split(":")[0]])
     np.testing.assert_array_equal(np.asarray(model(FEATURES)), expected)
+
+
+@pytest.mark.estimator
+def test_shared_embeddings_are_bit_identical_to_tf1():
+    """v2 ``shared_embeddings`` under the canned estimators' input layer (``tf.compat.v1.keras``: TF 2.15 only)."""
+    words = tf.feature_column.categorical_column_with_vocabulary_list("words", ["a", "b", "c"])
+    word = tf.feature_column.categorical_column_with_vocabulary_list("word", ["c", "b", "a"])
+    graph = tf.Graph()
+    with graph.as_default():
+        shared = tf.feature_column.shared_embeddings([words, word], 2, combiner="sqrtn")
+        layer = tf.compat.v1.keras.layers.DenseFeatures(shared, name="input_layer")
+        output = layer({key: tf.constant(value) for key, value in FEATURES.items()})
+        variables = tf.compat.v1.global_variables()
+        with tf.compat.v1.Session(graph=graph) as session:
+            session.run([tf.compat.v1.global_variables_initializer(), tf.compat.v1.tables_initializer()])
+            expected, values = session.run([output, {v.name.split(":")[0]: v for v in variables}])
+    (tf1_name, table_value), = values.items()
+    table = twins.SharedEmbeddingTable(tf1_name.rsplit("/", 1)[0].split("/")[-1], 3, 2)
+    twin = twins.DenseFeatures([twins.SharedEmbedding(twins.VocabularyList("words", ["a", "b", "c"]), table, "sqrtn"),
+                                twins.SharedEmbedding(twins.VocabularyList("word", ["c", "b", "a"]), table, "sqrtn")])
+    features = {key: tf.constant(value) for key, value in FEATURES.items()}
+    twin(features)
+    table.embedding_weights.assign(table_value)
+    np.testing.assert_array_equal(twin(features).numpy(), expected)
