@@ -85,16 +85,20 @@ def _analyse_file(
     except SkipFile as reason:
         result.skipped = str(reason)
         return result
+    notes = list(text.notes)
     try:
         tree = ast.parse(text.text, filename=source.display)
     except SyntaxError as error:
-        result.skipped = describe_syntax_error(error, text.text)
-        return result
+        tree = _with_magics_neutralised(text.text, source.display)
+        if tree is None:
+            result.skipped = describe_syntax_error(error, text.text)
+            return result
+        notes.append("IPython magics and shell escapes (`%…`, `!…`) read as blank lines, as in a notebook")
     except (ValueError, RecursionError, MemoryError) as error:
         result.skipped = f"cannot be parsed: {type(error).__name__}: {error}"
         return result
     result.module, result.module_names = module_names(source)
-    result.notes = list(text.notes)
+    result.notes = notes
     result.lines = text.text.count("\n") + 1
     locate = _locator(text.positions)
     package = result.module if source.path.endswith("__init__.py") else result.module.rpartition(".")[0]
@@ -105,6 +109,21 @@ def _analyse_file(
         result.findings.clear()
         result.classes.clear()
     return result
+
+
+def _with_magics_neutralised(text: str, filename: str) -> ast.Module | None:
+    """A `.py` exported from a notebook (its first line an IPython magic, `%matplotlib inline`, or a shell
+    escape): parsed with those lines blanked (`pass`, as the notebook reader does, so line numbers stay);
+    None when the file does not start so or still does not parse."""
+    first = next((line.lstrip() for line in text.splitlines() if line.strip()), "")
+    if not first.startswith(("%", "!")):
+        return None
+    from migrate.report.notebooks import python_lines
+
+    try:
+        return ast.parse("\n".join(python_lines(text)) + "\n", filename=filename)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def analyse_tree(
@@ -125,6 +144,19 @@ def analyse_tree(
     result.exports = dict(aliases.bindings)
     result.wrappers = _wrapper_functions(tree, aliases, statements.returns)
     known_wrappers = {**(wrappers or {}), **{f"{result.module}.{name}": target for name, target in result.wrappers.items()}}
+    module_bindings, called = _wrapper_results(assignments, aliases, result, known_wrappers)
+    if module_bindings:  # `tfe = contrib.eager()`: the name is the module the wrapper returns, as if imported
+        for synthetic, assignment in module_bindings:
+            if id(assignment) in statements.scopes:
+                statements.scopes[id(synthetic)] = statements.scopes[id(assignment)]
+        replaced = {id(assignment) for _, assignment in module_bindings}
+        assignments = [assignment for assignment in assignments if id(assignment) not in replaced]
+        aliases = build_alias_table(
+            [*imports, *(synthetic for synthetic, _ in module_bindings)], assignments, (), package,
+            statements.scopes, statements.rebindings,
+        )
+        context = FileContext(tree, aliases, assignments, hook_map)
+        result.exports = dict(aliases.bindings)
     roots = aliases.roots()
     local_classes = frozenset(node.name for node in tree.body if type(node) is ast.ClassDef)
     class_roots = frozenset(name for name, value in aliases.bindings.items() if not is_tensorflow(value)) | local_classes
@@ -134,6 +166,8 @@ def analyse_tree(
     else:
         interesting, chains, on_calls, class_calls = _collect(tree, roots, class_roots)
     through_wrappers = _wrapper_references(on_calls, aliases, result, known_wrappers)
+    if called:
+        result.wrapper_calls = sorted(set(result.wrapper_calls) | called)
     result.class_calls = _class_calls(class_calls, aliases, result.module, local_classes, locate)
     if uses_tensorflow or through_wrappers:
         references, uses = _references(chains, aliases)
@@ -240,12 +274,12 @@ def _statements(body: list[ast.stmt]) -> _Statements:
     """Imports, assignments, classes and `return chain` statements at any depth, with their scopes."""
     found = _Statements([], [], [], {}, [], {})
     imports, assignments, classes, scopes, rebindings, returns = found
-    pending: list[tuple[list, tuple[int, int] | None, str]] = [(body, None, "")]
+    pending: list[tuple[list, tuple[int, int] | None, str, bool]] = [(body, None, "", False)]
     Import, ImportFrom, Assign, AnnAssign, Return = ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.Return
     ClassDef, FunctionDef, AsyncFunctionDef, Name, Attribute = ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef, ast.Name, ast.Attribute
     nested_bodies = _NESTED_BODIES
     while pending:
-        statements, scope, prefix = pending.pop()
+        statements, scope, prefix, import_fallback = pending.pop()
         for statement in statements:
             kind = type(statement)
             if kind is Import or kind is ImportFrom:
@@ -253,6 +287,8 @@ def _statements(body: list[ast.stmt]) -> _Statements:
                 if scope is not None:
                     scopes[id(statement)] = scope
             elif kind is Assign or kind is AnnAssign:
+                if import_fallback and type(statement.value) is ast.Constant and statement.value.value is None:
+                    continue  # `except ImportError: contrib_layers = None`: the code is written for the import
                 assignments.append(statement)
                 if scope is not None:
                     scopes[id(statement)] = scope
@@ -266,22 +302,29 @@ def _statements(body: list[ast.stmt]) -> _Statements:
                 if kind is ClassDef:
                     qualname = f"{prefix}{statement.name}"
                     classes.append((statement, qualname))
-                    pending.append((statement.body, inner, f"{qualname}."))
+                    pending.append((statement.body, inner, f"{qualname}.", False))
                 else:
                     rebindings.append((statement, statement.lineno, statement.col_offset, inner))  # its parameters
-                    pending.append((statement.body, inner, f"{prefix}{statement.name}.<locals>."))
+                    pending.append((statement.body, inner, f"{prefix}{statement.name}.<locals>.", False))
             else:
                 fields = nested_bodies.get(kind)
                 if fields is not None:
                     for field in fields:
                         value = getattr(statement, field)
                         if field in _CLAUSE_LISTS:
-                            pending.extend((clause.body, scope, prefix) for clause in value)
+                            pending.extend((clause.body, scope, prefix, _catches_import_error(clause)) for clause in value)
                         elif value:
-                            pending.append((value, scope, prefix))
+                            pending.append((value, scope, prefix, import_fallback))
     if len(classes) > 1:
         classes.sort(key=lambda item: (item[0].lineno, item[0].col_offset))
     return found
+
+
+def _catches_import_error(clause: ast.AST) -> bool:
+    """An `except ImportError:` / `except (ImportError, …):` / `except ModuleNotFoundError:` clause."""
+    caught = getattr(clause, "type", None)
+    names = caught.elts if type(caught) is ast.Tuple else [caught]
+    return any(type(name) is ast.Name and name.id in ("ImportError", "ModuleNotFoundError") for name in names)
 
 
 def _collect(tree: ast.Module, roots: frozenset[str], class_roots: frozenset[str] = frozenset()):
@@ -520,6 +563,39 @@ def _wrapper_functions(
                     wrappers[node.name] = target
                     break
     return wrappers
+
+
+def _wrapper_results(
+    assignments: list, aliases: AliasTable, result: FileResult, wrappers: Mapping[str, str]
+) -> tuple[list[tuple[ast.ImportFrom, ast.Assign]], set[str]]:
+    """`tfe = contrib.eager()` (tensor2tensor's contrib module): for a known wrapper function, an import of the
+    module it returns, standing where the assignment stands; and the other functions so called, which may be
+    another file's wrappers (the scanner's second pass brings those in)."""
+    bindings, called = [], set()
+    for assignment in assignments:
+        value = assignment.value
+        if type(value) is not ast.Call or value.args or value.keywords or type(assignment) is not ast.Assign:
+            continue
+        if len(assignment.targets) != 1 or type(assignment.targets[0]) is not ast.Name:
+            continue
+        parts = dotted_parts(value.func)
+        if parts is None:
+            continue
+        if len(parts) == 1 and parts[0] in result.wrappers:
+            qualified = f"{result.module}.{parts[0]}"
+        else:
+            qualified = aliases.qualified(value.func)
+            if qualified is None or is_tensorflow(qualified):
+                continue
+        target = wrappers.get(qualified)
+        if target is None:
+            called.add(qualified)
+            continue
+        module, _, name = target.rpartition(".")
+        synthetic = ast.ImportFrom(module=module, names=[ast.alias(name=name, asname=assignment.targets[0].id)], level=0)
+        ast.copy_location(synthetic, assignment)
+        bindings.append((synthetic, assignment))
+    return bindings, called
 
 
 def _position(node: ast.AST) -> tuple[int, int]:

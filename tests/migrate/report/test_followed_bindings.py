@@ -1,0 +1,40 @@
+"""Names the scan follows through the ways real TF1 code binds them (issue 27, item 6)."""
+from __future__ import annotations
+
+
+def _codes_by_line(report) -> list[tuple[str, int, str]]:
+    return sorted((finding.path.rpartition("/")[2], finding.line, finding.code) for finding in report.findings)
+
+
+def test_a_wrapper_functions_result_bound_to_a_name_is_that_module(write, run_scan, tmp_path) -> None:
+    write("pkg/__init__.py", "")
+    write("pkg/contrib.py", "def eager():\n    from tensorflow.contrib import eager as tfe\n    return tfe\n")
+    write("pkg/model.py", "import tensorflow as tf\nfrom pkg import contrib\n\ntfe = contrib.eager()\nv = tfe.Variable(3)\n")
+    report = run_scan(tmp_path / "pkg", select=("TFM501",))
+    assert ("model.py", 5, "TFM501") in _codes_by_line(report)
+
+
+def test_an_import_error_fallback_to_none_does_not_hide_the_import(write, run_scan) -> None:
+    path = write("train.py", """\
+        import tensorflow as tf
+        try:
+            from tensorflow.contrib import layers as contrib_layers
+        except ImportError:
+            contrib_layers = None
+        y = contrib_layers.layer_norm(x)
+        """)
+    [finding] = run_scan(path, select=("TFM501",)).findings
+    assert finding.line == 3 and "covers the 1 use of `contrib_layers`" in finding.message
+
+
+def test_a_py_file_starting_with_an_ipython_magic_is_scanned(write, run_scan) -> None:
+    path = write("exported.py", "%matplotlib inline\n!pip install foo\nimport tensorflow as tf\nsess = tf.Session()\n")
+    report = run_scan(path)
+    assert not report.skipped
+    assert [(finding.line, finding.code) for finding in report.findings] == [(4, "TFM303")]
+    assert any("IPython magics" in note for note in report.notes)
+
+
+def test_a_py_file_with_a_syntax_error_and_no_magic_is_still_skipped(write, run_scan) -> None:
+    report = run_scan(write("broken.py", "import tensorflow as tf\ndef f(:\n"))
+    assert report.skipped and "syntax error at line 2" in report.skipped[0].skipped
