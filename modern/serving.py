@@ -1,9 +1,9 @@
 """Give a Keras model the serving surface of the Estimator it replaces: same signatures, keys and method names.
 
 Replaces `Estimator.export_saved_model(dir, serving_input_receiver_fn)` (twin:
-the `serving_input_receiver_fn` of the legacy side, e.g.
-`migrate/pairs/mnist.py`), for clients of TensorFlow Serving that must not
-notice the migration. What the Estimator wrote, and what this module writes
+`legacy/model.py`'s `serving_input_receiver_fn` and `export_outputs`; the
+MNIST model's use of this module is `modern/model.py`'s `serving_signatures`),
+for clients of TensorFlow Serving that must not notice the migration. What the Estimator wrote, and what this module writes
 for the Keras model:
 
 * a *parsing* front: the receiver typically parsed serialized `tf.Example`s
@@ -182,11 +182,10 @@ def regression_head_signatures(
             "predict": examples_signature(predict, feature_spec, "predict", RECEIVER_KEY)}
 
 
-def _as_signature(key: str, value: Any) -> Signature:
+def _as_signature(value: Any) -> Signature:
+    """A `Signature`, a ``(function, "classify")`` pair, or a bare function (predict)."""
     if isinstance(value, tuple) and len(value) == 2:
         return Signature(value[0], METHOD_NAMES.get(value[1], value[1]))
-    if isinstance(value, Signature):
-        return value
     return Signature(value, PREDICT)
 
 
@@ -249,7 +248,7 @@ def save(model: Any, directory: str | Path, signatures: Mapping[str, Any]) -> Pa
     Written next to `directory` first and renamed into place, so a failed export leaves no half-written
     SavedModel; an existing `directory` is replaced only once the new one is complete.
     """
-    chosen = {key: _as_signature(key, value) for key, value in signatures.items()}
+    chosen = {key: _as_signature(value) for key, value in signatures.items()}
     for key, signature in chosen.items():
         _check_classify_or_regress(key, signature)
     target = Path(directory)
