@@ -2,8 +2,8 @@
 
 `migrate report --format github` in a workflow step annotates each finding's
 line (`file`, `line`, `col`, and the rule as `title`); a notebook finding
-annotates the file and names the cell in the message (its line numbers are the
-cell's, not the `.ipynb` file's). Skipped files are `::notice` annotations.
+names the cell in the message and annotates the line of the `.ipynb` file
+holding that source line (`notebook_lines`). Skipped files are `::notice` annotations.
 Values are escaped as the runner's command parser expects (`%`, CR and LF in
 the message; also `:` and `,` in properties).
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from migrate.report.formats import register_format
+from migrate.report.formats.notebook_lines import json_line
 
 if TYPE_CHECKING:
     from migrate.report.scanner import Report
@@ -41,7 +42,8 @@ def render(report: Report) -> str:
                                  col=finding.column + 1, title=title))
         else:
             lines.append(command("warning", f"cell {finding.cell}, line {finding.line}: {finding.message}",
-                                 file=finding.path, title=title))
+                                 file=finding.path, line=json_line(finding.path, finding.cell, finding.line),
+                                 title=title))
     lines += [command("notice", f"skipped: {result.skipped}", file=result.path, title="migrate report")
               for result in report.skipped]
     return "".join(line + "\n" for line in lines)

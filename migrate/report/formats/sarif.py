@@ -8,10 +8,11 @@
   its rule, file and whitespace-normalised source line, plus its occurrence
   count (`hash:n`, the form of GitHub's `primaryLocationLineHash`), so an alert
   survives lines moving around it, as a baseline entry does.
-- A notebook has no lines of its own to point at (SARIF has no cells, and a
-  line number would land in the `.ipynb` JSON): its results name the cell in a
-  logical location (`cell N`), in the message and in `properties` (`cell`,
-  `lineInCell`), and point at the file without a region.
+- A notebook's results name the cell (SARIF has no cells): a logical location
+  `cell N`, the message and `properties` (`cell`, `lineInCell`); their region
+  is the line of the `.ipynb` file that holds that source line
+  (`notebook_lines`), never the cell's own line number read as a file line
+  (no region when the file cannot be read that way).
 - Skipped files are tool notifications.
 """
 from __future__ import annotations
@@ -25,6 +26,7 @@ from urllib.parse import quote
 import migrate
 from migrate.report.formats import register_format
 from migrate.report.formats.common import indented_json
+from migrate.report.formats.notebook_lines import json_line
 
 if TYPE_CHECKING:
     from migrate.report.scanner import Report
@@ -92,8 +94,12 @@ def as_sarif(report: Report) -> dict:
             }}
         else:
             message = f"(cell {finding.cell}, line {finding.line}) {finding.message}"
+            physical = {"artifactLocation": artifact_location(finding.path)}
+            line_in_file = json_line(finding.path, finding.cell, finding.line)
+            if line_in_file is not None:
+                physical["region"] = {"startLine": line_in_file}
             location = {
-                "physicalLocation": {"artifactLocation": artifact_location(finding.path)},
+                "physicalLocation": physical,
                 "logicalLocations": [{"name": f"cell {finding.cell}",
                                       "fullyQualifiedName": f"{finding.path}:cell {finding.cell}:{finding.line}"}],
             }

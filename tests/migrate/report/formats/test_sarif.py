@@ -30,11 +30,9 @@ def test_sarif_required_structure(sample_report) -> None:
         (location,) = result["locations"]
         physical = location["physicalLocation"]
         assert physical["artifactLocation"]["uri"]
-        if "region" in physical:
-            assert isinstance(physical["region"]["startLine"], int) and physical["region"]["startLine"] >= 1
+        assert isinstance(physical["region"]["startLine"], int) and physical["region"]["startLine"] >= 1
+        if not physical["artifactLocation"]["uri"].endswith(".ipynb"):
             assert physical["region"]["startColumn"] >= 1
-        else:
-            assert physical["artifactLocation"]["uri"].endswith(".ipynb"), "only notebook results have no region"
     notebook = next(result for result in run["results"] if result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith(".ipynb"))
     assert notebook["properties"] == {"cell": 1, "lineInCell": 2}
     assert notebook["message"]["text"].startswith("(cell 1, line 2)")
@@ -90,3 +88,17 @@ def test_fingerprints_survive_moved_lines_and_count_copies(awkward_tree: Path, c
              for result in _sarif_of(["."], capsys)["runs"][0]["results"]]
     assert before < set(after) and len(after) == len(set(after)) == len(before) + 2
     assert sum(value.endswith(":2") for value in after) == 1, "a second copy of a line is a second occurrence"
+
+
+def test_a_notebook_result_points_at_its_source_line_in_the_ipynb_file(write, tmp_path: Path, capsys, monkeypatch) -> None:
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Notes\n", "about \"source\": things\n"]},
+        {"cell_type": "code", "execution_count": None, "metadata": {"source": "not this"}, "outputs": [],
+         "source": ["import tensorflow as tf\n", "\n", "sess = tf.Session()\n"]},
+    ]
+    path = write("nb.ipynb", json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1))
+    monkeypatch.chdir(tmp_path)
+    (result,) = _sarif_of(["nb.ipynb"], capsys)["runs"][0]["results"]
+    line = result["locations"][0]["physicalLocation"]["region"]["startLine"]
+    assert path.read_text().splitlines()[line - 1].strip() == '"sess = tf.Session()\\n"'
+    assert result["properties"] == {"cell": 2, "lineInCell": 3}
