@@ -44,7 +44,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     parser.add_argument("--jobs", "-j", type=int, metavar="N", help="worker processes (default: one per CPU)")
     parser.add_argument("--quiet", "-q", action="store_true", help="print the report only: no progress or summary lines")
-    parser.add_argument("--statistics", action="store_true", help="print the number of findings per rule instead")
+    parser.add_argument("--statistics", action="store_true",
+                        help="print the number of findings per rule instead (a JSON list with --format json)")
     parser.add_argument(
         "--max-file-size", type=int, default=DEFAULT_MAX_BYTES, metavar="BYTES",
         help=f"skip files larger than this (default: {DEFAULT_MAX_BYTES})",
@@ -115,7 +116,7 @@ def _run(args: argparse.Namespace) -> int:
     else:
         report = scan(selection.paths, options)
     _apply_baselines(report, args)
-    rendered = statistics(report) if args.statistics else load_formats()[args.format](report)
+    rendered = statistics(report, args.format) if args.statistics else load_formats()[args.format](report)
     if args.output:
         try:
             Path(args.output).write_text(rendered, encoding="utf-8")
@@ -143,10 +144,16 @@ def _run(args: argparse.Namespace) -> int:
     return 0 if args.exit_zero else report.exit_code
 
 
-def statistics(report) -> str:
-    """`--statistics`: one line per rule, most findings first (`count  code  name  [fix]`), as Ruff prints them."""
-    lines = [f"{count:>6}  {code}  {report.rules[code].name}  [{report.rules[code].fix}]"
-             for code, count in report.counts_by_rule().items()]
+def statistics(report, output_format: str = "text") -> str:
+    """`--statistics`: one line per rule, most findings first (`count  code  name  [fix]`), as Ruff prints them;
+    with `--format json`, a list of `{"code", "name", "count", "fix"}`."""
+    counts = report.counts_by_rule().items()
+    if output_format == "json":
+        import json
+
+        return json.dumps([{"code": code, "name": report.rules[code].name, "count": count, "fix": report.rules[code].fix}
+                           for code, count in counts], indent=2) + "\n"
+    lines = [f"{count:>6}  {code}  {report.rules[code].name}  [{report.rules[code].fix}]" for code, count in counts]
     return "\n".join(lines) + ("\n" if lines else "")
 
 

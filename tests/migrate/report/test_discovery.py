@@ -139,6 +139,9 @@ def test_quiet_and_statistics(repo: Path, capsys) -> None:
         -int(next(other.split()[0] for other in lines if other.split()[1] == code)), code))
     assert {line.split()[1] for line in lines} >= {"TFM301"} and all(line.split()[0].isdigit() for line in lines)
     assert captured.err == ""
+    assert main(["report", "--statistics", "--format", "json", "src"]) == 1
+    rows = json.loads(capsys.readouterr().out)
+    assert [(row["code"], row["count"]) for row in rows] == [(line.split()[1], int(line.split()[0])) for line in lines]
     assert main(["fix", "--quiet", "src"]) == 0
     err = capsys.readouterr().err
     assert err.splitlines() == ["fixed src/train.py (1 rewrite)"]
