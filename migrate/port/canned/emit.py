@@ -162,17 +162,24 @@ def _build_model_lines(record: CannedEstimator, writer: ColumnWriter, params: di
 
 
 def pair_source(record: CannedEstimator, source: Path, names: dict[str, bool],
-                variable_map: dict[str, str]) -> str:
-    """The text of pair.py: the user's TF1 half by import, the port's Keras half."""
+                variable_map: dict[str, str], functions: dict[str, str] | None = None) -> str:
+    """The text of pair.py: the user's TF1 half by import, the port's Keras half.
+
+    `functions` names the source's model_fn, train_input_fn and (optional)
+    eval_input_fn (default: those names); `names` says which of
+    `COPIED_VALUES` the source defines.
+    """
+    functions = functions or {"model_fn": "model_fn", "train_input_fn": "train_input_fn",
+                              **({"eval_input_fn": "eval_input_fn"} if names.get("eval_input_fn") else {})}
     head = record.head
     weight = (f"        return inputs, labels, tf.reshape(features[{head.weight_column!r}], [-1])\n"
               if head.weight_column else "        return inputs, labels\n")
     tf_import = "\nimport tensorflow as tf\n" if head.weight_column else ""
     eval_lines = ""
-    if names.get("eval_input_fn"):
-        eval_lines = ("eval_input_fn = _SOURCE.eval_input_fn\n\n\n"
+    if "eval_input_fn" in functions:
+        eval_lines = (f"eval_input_fn = _SOURCE.{functions['eval_input_fn']}\n\n\n"
                       "def eval_dataset(params):\n"
-                      "    return _keras_batches(_SOURCE.eval_input_fn(params))\n\n\n")
+                      "    return _keras_batches(eval_input_fn(params))\n\n\n")
     copied = "".join(f"{name} = _SOURCE.{name}\n" for name in COPIED_VALUES if names.get(name))
     prediction_key = "predictions" if head.kind == "regression" else "logits"
     mapping = "".join(f"    {tf1!r}: {keras!r},\n" for tf1, keras in variable_map.items())
@@ -203,8 +210,8 @@ def _load_source():
 
 
 _SOURCE = _load_source()
-model_fn = _SOURCE.model_fn
-train_input_fn = _SOURCE.train_input_fn
+model_fn = _SOURCE.{functions["model_fn"]}
+train_input_fn = _SOURCE.{functions["train_input_fn"]}
 {copied}PREDICTION_KEY = {prediction_key!r}
 build_model = keras_model.build_model
 
@@ -219,7 +226,7 @@ def _keras_batches(dataset):
 
 
 def train_dataset(params):
-    return _keras_batches(_SOURCE.train_input_fn(params))
+    return _keras_batches(train_input_fn(params))
 
 
 {eval_lines}KERAS_WEIGHTS = {{

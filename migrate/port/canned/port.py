@@ -19,11 +19,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
-from migrate.port.canned.capture import capture
-from migrate.port.canned.emit import COPIED_VALUES, keras_model_source, keras_weight_name, pair_source, strip_partition
-from migrate.port.canned.record import CannedEstimator, CannedRefusal, OptimizerUse
+from migrate.port.canned.files import canned_files
+from migrate.port.canned.record import CannedEstimator, CannedRefusal
 
 WRITTEN = ("keras_model.py", "pair.py")
 
@@ -53,76 +51,32 @@ def load_source(path: Path) -> ModuleType:
     return module
 
 
-Variants = dict[str | None, tuple[dict[str, Any], list[OptimizerUse]]]
-"""``params["optimizer"]`` choice (None: the pair has no choice) → (the params traced, the optimizers applied)."""
-
-
-def trace_variants(module: ModuleType, params: dict[str, Any]) -> tuple[CannedEstimator | None, Variants]:
-    """The canned record at `params`, and the optimizers per ``params["optimizer"]`` choice the pair offers."""
-    record = capture(module.model_fn, module.train_input_fn, params)
-    if record is None:
-        return None, {}
-    rates = getattr(module, "LEARNING_RATES", None)
-    if "optimizer" not in params or not isinstance(rates, dict):
-        return record, {None: (params, record.optimizers)}
-    variants: Variants = {}
-    for choice, rate in rates.items():
-        chosen = {**params, "optimizer": choice, "learning_rate": rate}
-        traced = capture(module.model_fn, module.train_input_fn, chosen)
-        variants[choice] = (chosen, traced.optimizers if traced else [])
-    return record, variants
-
-
 def port_canned(source: Path, out: Path, *, check: bool = True, force: bool = False) -> CannedPort | None:
     """Port the canned estimator in `source` into `out`; None when its model_fn builds no canned estimator."""
     source = source.resolve()
     module = load_source(source)
     params = dict(getattr(module, "PARAMS", None) or {})
+    if out.exists() and any(out.iterdir()) and not force:
+        raise FileExistsError(f"{out} exists and is not empty; pass --force to overwrite it.")
     try:
-        record, variants = trace_variants(module, params)
-        if record is None:
-            return None
-        keras_text, rows = keras_model_source(record, variants, params, source.name)
+        files = canned_files(module.model_fn, module.train_input_fn, params, getattr(module, "LEARNING_RATES", None),
+                             source, vars(module))
     except CannedRefusal as refusal:
+        for name in WRITTEN:
+            (out / name).unlink(missing_ok=True)
         port = CannedPort(None, out, 2, refusals=refusal.reasons)
         _write_port_md(port, source)
         return port
-    if out.exists() and any(out.iterdir()) and not force:
-        raise FileExistsError(f"{out} exists and is not empty; pass --force to overwrite it.")
+    if files is None:
+        return None
     out.mkdir(parents=True, exist_ok=True)
-    variable_map = {strip_partition(name): keras_weight_name(name) for name in record.tf1_variables}
-    names = {name: hasattr(module, name) for name in ("eval_input_fn", *COPIED_VALUES)}
-    (out / "keras_model.py").write_text(keras_text)
-    (out / "pair.py").write_text(pair_source(record, source, names, variable_map))
-    port = CannedPort(record, out, 0, column_rows=rows, variable_map=variable_map)
-    problems = _check_weights(out, record, variable_map, params)
-    if problems:
-        for name in WRITTEN:
-            (out / name).unlink(missing_ok=True)
-        port.exit_code, port.refusals = 2, problems
-    elif check:
+    (out / "keras_model.py").write_text(files.keras_model)
+    (out / "pair.py").write_text(files.pair)
+    port = CannedPort(files.record, out, 0, column_rows=files.column_rows, variable_map=files.variable_map)
+    if check:
         port.exit_code, port.verdict = run_parity(out / "pair.py")
     _write_port_md(port, source)
     return port
-
-
-def _check_weights(out: Path, record: CannedEstimator, variable_map: dict[str, str],
-                   params: dict[str, Any]) -> list[str]:
-    """Build the written Keras model once: every canned variable must name a Keras weight of its shape."""
-    module = load_source(out / "keras_model.py")
-    model = module.build_model(params)
-    weights = {(getattr(v, "path", None) or v.name).split(":")[0]: tuple(v.shape) for v in model.trainable_weights}
-    shapes = {strip_partition(name): shape for name, shape in record.tf1_variables.items()}
-    problems = []
-    for tf1_name, keras_name in variable_map.items():
-        if keras_name not in weights:
-            problems.append(f"canned variable {tf1_name} has no Keras weight {keras_name} (Keras has {sorted(weights)})")
-        elif weights[keras_name] != shapes[tf1_name]:
-            problems.append(f"{tf1_name} {shapes[tf1_name]} vs {keras_name} {weights[keras_name]}")
-    unmatched = sorted(set(weights) - set(variable_map.values()))
-    if unmatched:
-        problems.append(f"Keras weights with no canned variable: {unmatched}")
-    return problems
 
 
 def run_parity(pair: Path) -> tuple[int, str]:
