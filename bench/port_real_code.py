@@ -59,6 +59,10 @@ class Case:
     label_shape: tuple = ()
     batch_size: int = 8
     steps: int = 5
+    params_code: str = ""
+    """A Python expression (in the harness, `tf` is the case's) whose dict joins PARAMS: feature columns."""
+    tf1_namespace: bool = True
+    """False for code already written against TF 2's `tf` (it spells `tf.compat.v1` itself)."""
 
 
 OFFICIAL_MNIST = ("jetsmith/Estimator_Test", "77c14aba4809c9d3bdd38799ebd3421e6dfc1501", "official/mnist/mnist.py")
@@ -72,12 +76,25 @@ CASES = [
          substitutions=(("tf.contrib.layers.flatten(", "tf.layers.flatten("),)),
     Case("official-mnist", *OFFICIAL_MNIST, "model_fn", {"": (28, 28, 1)}, params={"data_format": "channels_last"},
          batch_size=8, steps=3),
+    Case("official-mnist2", OFFICIAL_MNIST[0], OFFICIAL_MNIST[1], "mnist2.py", "model_fn", {"": (28, 28, 1)},
+         params={"data_format": "channels_last", "learning_rate": 1e-4}, steps=3),
+    Case("custom-estimator-iris", OFFICIAL_MNIST[0], OFFICIAL_MNIST[1], "samples/core/get_started/custom_estimator.py",
+         "my_model", {key: () for key in ("SepalLength", "SepalWidth", "PetalLength", "PetalWidth")}, classes=3,
+         params={"hidden_units": [10, 10], "n_classes": 3},
+         params_code='{"feature_columns": [tf.feature_column.numeric_column(key) for key in '
+                     '("SepalLength", "SepalWidth", "PetalLength", "PetalWidth")]}'),
     Case("finfra-keras-mnist", "Finfra/DeepLearningServing", "e49909ce6c4c265b6bc523dc26056236336f263f",
-         "2.AITensorflowTraining/5.EstimatorBasedMultiWorkerTraining/mnist.py", "model_fn", {"": (28, 28, 1)}),
+         "2.AITensorflowTraining/5.EstimatorBasedMultiWorkerTraining/mnist.py", "model_fn", {"": (28, 28, 1)},
+         tf1_namespace=False),
     Case("speech-simple-cnn", SPEECH, SPEECH_COMMIT, "models/simple_cnn.py", "model_fn", {"x": (99 * 161,)}, classes=12,
          params={"output_classes": 12, "dropout_rate": 0.0, "learning_rate": 0.01}, batch_size=4, steps=3),
     Case("speech-deep-cnn2", SPEECH, SPEECH_COMMIT, "models/deep_cnn2.py", "model_fn", {"x": (99 * 161,)}, classes=12,
          params={"output_classes": 12, "dropout_rate": 0.0, "learning_rate": 0.01}, batch_size=2, steps=3),
+    Case("speech-vgg", SPEECH, SPEECH_COMMIT, "models/vgg.py", "model_fn", {"x": (99 * 161,)}, classes=12,
+         params={"output_classes": 12, "dropout_rate": 0.0, "learning_rate": 0.01}, batch_size=2, steps=3),
+    Case("speech-incep10", SPEECH, SPEECH_COMMIT, "cloud_models/incep10_model.py", "model_fn", {"": (99 * 161,)},
+         classes=12, params={"num_classes": 12, "dropout_rate": 0.0, "learning_rate": 0.01, "verbose_summary": False},
+         batch_size=2, steps=3),
     Case("speech-stric-conv2", SPEECH, SPEECH_COMMIT, "cloud_models/stric_conv2_model.py", "model_fn", {"": (99 * 161,)},
          classes=12, params={"num_classes": 12, "dropout_rate": 0.0, "learning_rate": 0.01, "verbose_summary": False},
          batch_size=4, steps=3),
@@ -113,7 +130,9 @@ def _kept(node: ast.stmt) -> bool:
 def adapted(case: Case, source: str) -> tuple[str, list[str]]:
     """The source with TF1's namespace, its non-model top level blanked (lines kept) and the case's substitutions."""
     notes = []
-    text = re.sub(r"^import tensorflow as tf\s*$", "import tensorflow.compat.v1 as tf", source, flags=re.M)
+    text = source
+    if case.tf1_namespace:
+        text = re.sub(r"^import tensorflow as tf\b", "import tensorflow.compat.v1 as tf", source, flags=re.M)
     if text != source:
         notes.append("import tensorflow as tf → import tensorflow.compat.v1 as tf")
     for old, new in case.substitutions:
@@ -145,7 +164,7 @@ def harness(case: Case) -> str:
 import numpy as np  # noqa: E402
 import tensorflow as tf2  # noqa: E402
 
-PARAMS = {case.params!r}
+PARAMS = {{**{case.params!r}, **({case.params_code or "{}"})}}
 
 
 def train_input_fn(params):

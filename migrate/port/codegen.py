@@ -59,6 +59,8 @@ def keras_model_text(code: ModelCode) -> str:
         choices = ", ".join(repr(value) for value in code.optimizers)
         optimizer_body.append(f"raise ValueError(f\"params[{code.optimizer_param!r}] is {{name!r}}; the port knows {choices}\")")
     imports = ", ".join(sorted(set(code.twin_classes)))
+    extra_imports = "".join(f"{line}\n" for line in sorted({line for layer in layers for line in layer.imports}))
+    module_code = "".join(f"\n\n{layer.module_code}" for layer in layers if layer.module_code)
     call_body = (f"return self.forward(features, training)[{code.prediction!r}]" if code.prediction
                  else "outputs = self.forward(features, training)\n        return {key: outputs[key] for key in "
                  f"{tuple(code.prediction_keys)!r}}}")
@@ -90,8 +92,8 @@ from __future__ import annotations
 import tensorflow as tf
 from tensorflow import keras
 
-from modern.optimizers import {imports}
-{schedule}
+{extra_imports}from modern.optimizers import {imports}
+{schedule}{module_code}
 
 class PortedModel(keras.Model):
     """The network of the model_fn; `train_step` reports the step's own loss (`step_loss`) and `global_step`."""
@@ -162,6 +164,8 @@ class PairCode:
     input_code: str
     uses_input_arrays: bool
     values: dict = field(default_factory=dict)
+    params_source: str | None = None
+    """Where the pair file's own PARAMS are, when they hold values no literal spells (feature columns)."""
 
 
 def _params_literal(params: dict) -> str:
@@ -192,7 +196,7 @@ HERE = Path(__file__).resolve().parent
 _keras_model = source_module(str(HERE / "keras_model.py"))
 
 {bindings}
-PARAMS = {_params_literal(code.params)}
+PARAMS = {_params_literal(code.params) if not code.params_source else "{**" + code.params_source + ", **" + _params_literal(code.params) + "}"}
 {values}variable_map = {_dict_literal({key: repr(value) for key, value in code.variable_map.items()}, 0)}
 """TF1 variable → Keras weight: the layers are named after the TF1 variable scopes."""
 

@@ -34,6 +34,9 @@ class LayerSpec:
     weights: dict = field(default_factory=dict)
     """TF1 variable name (or a tuple of them) → the Keras weight (``kernel``), or (weight path(s), transform name)."""
     name: str = ""
+    module_code: str = ""
+    """Module-level code the constructor needs (a function building feature-column twins)."""
+    imports: tuple = ()
 
 
 @dataclass
@@ -174,6 +177,10 @@ class GraphView:
     def focus(self, op) -> None:
         """Set the context `spell` checks a param's reach against: `op`, its inputs, their variables, its call."""
         context = {op.name, *(tensor.op.name for tensor in op.inputs)}
+        frontier = [tensor.op for tensor in op.inputs if self.constant(tensor) is not None]
+        for _ in range(3):  # a constant reached through casts and identities: the op a param changes is upstream
+            frontier = [tensor.op for member in frontier for tensor in member.inputs]
+            context |= {member.name for member in frontier}
         context |= {name for name in (self.variable(tensor) for tensor in op.inputs) if name}
         call = self.call_of(op)
         if call is not None:

@@ -138,7 +138,7 @@ def load_target(spec: str, input_fn: str | None = None, params: str | None = Non
         refs = {name: SourceRef(function, name, path=str(path)) for name, function in found.items() if callable(function)}
         mode_params = getattr(module, "MODE_PARAMS", None) or {}
         base = {**dict(getattr(module, "PARAMS", None) or {}), **dict(mode_params.get("exact", {}))}
-        values = {name: getattr(module, name) for name in ("PREDICTION_KEY",) if getattr(module, name, None) is not None}
+        values = {name: getattr(module, name) for name in ("PREDICTION_KEY", "PARAMS") if getattr(module, name, None) is not None}
         train = resolve_function(input_fn, "input function") if input_fn else refs.get("train_input_fn")
         evaluation = resolve_function(eval_input_fn, "eval input function") if eval_input_fn else refs.get("eval_input_fn")
         return Target(spec, refs["model_fn"], train, evaluation, {**base, **overrides}, values)

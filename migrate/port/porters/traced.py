@@ -262,7 +262,9 @@ def port(target: Target, progress: Progress) -> Port:
     train, infer = traces["train"], traces["infer"]
     influence = param_influence(target, plan.element_spec, train)
     spelled = {key: params[key] for key in influence}
-    spell_value = lambda value: spell(value, spelled, {OPTIMIZER_MARK}, influence)  # noqa: E731
+    clipping = {op.name for call in train.calls if call.api == "tf.clip_by_global_norm"
+                for op in train.graph.get_operations() if op._id in call.op_ids}  # noqa: SLF001
+    spell_value = lambda value: spell(value, spelled, {OPTIMIZER_MARK, *clipping}, influence)  # noqa: E731
     if train.spec.loss is None or train.spec.train_op is None:
         raise PortRefused([Problem(target.model_fn.where, "model_fn gives no loss or no train_op in TRAIN mode",
                                    "return EstimatorSpec(mode, loss=..., train_op=...) in TRAIN mode")])
@@ -326,7 +328,10 @@ def port(target: Target, progress: Progress) -> Port:
         prediction="predictions" if hasattr(infer.spec.predictions, "op") else None,
         prediction_keys=list(predictions) or list(outputs),
     )
-    pair = PairCode(origin=target.spec, sources=_sources(target), bindings=_bindings(target), params=_json_params(params),
+    literal = _json_params(params)
+    pair = PairCode(origin=target.spec, sources=_sources(target), bindings=_bindings(target), params=literal,
+                    params_source="_model_source.PARAMS" if len(literal) < len(params) and target.input_fn is not None
+                    and "PARAMS" in target.values else None,
                     variable_map=variable_map, input_code=plan.code, uses_input_arrays=plan.kind == "rewritten",
                     values={})
     conversions = [plan.conversion, *forward.conversions, *tail.conversions, *loss.conversions,
