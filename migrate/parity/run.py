@@ -254,6 +254,9 @@ def run_parity(
         result, sides = compare_with_modern(run, train_legacy=recorded is None)
         if (stage := serving_stage(run, result)) is not None:
             result.stages.append(stage)
+        if recorded is None and result.ok:  # a run that stopped early did not call every function
+            result.notes += [f"warning: {given_as(key, config)}: the pair never reads params[{key!r}] (neither side): "
+                             "it changed nothing" for key in unread(config.given, run.read)]
     if record is not None:
         write_record(record, config, sides, run.initial_weights, progress)
     return result, sides
@@ -266,7 +269,8 @@ def write_record(path: Path, config: ParityConfig, sides: dict, initial_weights:
 
 
 def show_mapping(config: ParityConfig, pair: Pair, progress: Progress = print) -> list[Match]:
-    """The mapping only: build both sides' variables, match them, train nothing."""
+    """The mapping only: build both sides' variables, match them, train nothing; the matched non-trainable state
+    (batch-norm moving statistics) follows the trainable rows, a state that cannot be matched is said."""
     from migrate.parity.sides.modern_side import ModernSide
 
     prepare_tensorflow_environment(progress)
@@ -275,8 +279,13 @@ def show_mapping(config: ParityConfig, pair: Pair, progress: Progress = print) -
         run.prepare_legacy()
         modern = ModernSide(pair, run.modern_params, config.seed)
         modern.ensure_built(modern.first_batch()[0])
-        return mapping_for(pair, legacy_weights(run.legacy), modern.weights, run.legacy.get("constant_init"),
-                           modern.initial_constants())
+        matches = mapping_for(pair, legacy_weights(run.legacy), modern.weights, run.legacy.get("constant_init"),
+                              modern.initial_constants())
+        state, problem = state_mapping_for(pair, legacy_weights({"variables": run.legacy.get("state", [])}),
+                                           modern.state)
+        if problem:
+            progress("note: " + problem)
+        return matches + state
 
 
 def compare_with_modern(run: Run, *, train_legacy: bool) -> tuple[ParityResult, dict]:
@@ -354,9 +363,6 @@ def compare_with_modern(run: Run, *, train_legacy: bool) -> tuple[ParityResult, 
         result, config, pair, legacy, modern_record,
         lambda step, losses: run.locate_divergence(modern, matches, state_matches, step, losses),
     )
-    if train_legacy:
-        result.notes += [f"warning: {given_as(key, config)}: the pair never reads params[{key!r}] (neither side): it "
-                         "changed nothing" for key in unread(config.given, run.read)]
     return result, {"legacy": legacy, "modern": modern_record}
 
 

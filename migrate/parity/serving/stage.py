@@ -89,7 +89,7 @@ def record_legacy_export(run: Any) -> None:
     """`--side legacy`: export the trained Estimator now; the trace records where (for `--against` later)."""
     pair, config = run.pair, run.config
     if pair.has_serving and run.serving.run:
-        legacy_dir = export_legacy(pair, config.legacy_params, config.seed, run.legacy_prepared["model_dir"],
+        legacy_dir = export_legacy(pair, run.legacy_params, config.seed, run.legacy_prepared["model_dir"],
                                    run.serving_dir / "legacy", run.progress)
         run.legacy["serving"] = {"saved_model": str(legacy_dir.resolve())}
 
@@ -104,15 +104,15 @@ def serving_stage(run: Any, result: Any) -> Stage | None:
     if not result.ok:
         return skipped("serving", "an earlier stage failed")
     directory, started = run.serving_dir, time.perf_counter()
-    modern_dir = export_modern(pair, config.modern_params, run.modern.model, directory / "modern", run.progress)
+    modern_dir = export_modern(pair, run.modern_params, run.modern.model, directory / "modern", run.progress)
     if getattr(run, "legacy_prepared", None) is not None:
-        legacy_dir = export_legacy(pair, config.legacy_params, config.seed, run.legacy_prepared["model_dir"],
+        legacy_dir = export_legacy(pair, run.legacy_params, config.seed, run.legacy_prepared["model_dir"],
                                    directory / "legacy", run.progress)
         run.legacy["serving"] = {"saved_model": str(legacy_dir.resolve())}
     else:
         legacy_dir = recorded_saved_model(run.legacy, pair.origin)
-    stage = compare_exports(pair, config.modern_params, legacy_dir, modern_dir, run.serving.tolerance, directory,
+    stage = compare_exports(pair, run.modern_params, legacy_dir, modern_dir, run.serving.tolerance, directory,
                             run.progress, values=config.mode == "exact")
-    stage.details["seconds"] = round(time.perf_counter() - started, 1)
-    run.progress(f"[serving] exported, loaded and compared in {stage.details['seconds']} s")
+    # the duration is shown, not put in the summary: the same command must write the same summary
+    run.progress(f"[serving] exported, loaded and compared in {round(time.perf_counter() - started, 1)} s")
     return stage

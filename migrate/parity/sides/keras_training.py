@@ -85,15 +85,18 @@ class StepLoss:
             self.calls.assign_add(1)
 
     def _wrap_compute_loss(self, model: Any) -> None:
+        """Wrap once per model; each wrapper hands the loss to the model's current `StepLoss`."""
+        object.__setattr__(model, "_parity_step_loss", self)
         original = getattr(model, "compute_loss", None)
-        if original is None:
+        if original is None or getattr(original, "_parity_wrapper", False):
             return
 
         def compute_loss(*args: Any, **kwargs: Any) -> Any:
             loss = original(*args, **kwargs)
-            self._keep(loss)
+            model._parity_step_loss._keep(loss)
             return loss
 
+        compute_loss._parity_wrapper = True
         model.compute_loss = compute_loss
 
     def _wrap_compiled_loss(self, model: Any) -> None:
@@ -101,12 +104,11 @@ class StepLoss:
         container = getattr(model, "__dict__", {}).get("compiled_loss")
         if container is None or not callable(container) or getattr(container, "_parity_wrapped", False):
             return
-        keep = self._keep
         base = type(container)
 
         def __call__(inner: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N807
             loss = base.__call__(inner, *args, **kwargs)
-            keep(loss)
+            model._parity_step_loss._keep(loss)
             return loss
 
         container.__class__ = type(base.__name__, (base,), {"__call__": __call__, "_parity_wrapped": True})
