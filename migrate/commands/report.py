@@ -118,8 +118,10 @@ def _run(args: argparse.Namespace) -> int:
     _apply_baselines(report, args)
     rendered = statistics(report, args.format) if args.statistics else load_formats()[args.format](report)
     if args.output:
+        from migrate.core.atomic_write import write_text_atomic
+
         try:
-            Path(args.output).write_text(rendered, encoding="utf-8")
+            write_text_atomic(args.output, rendered)
         except OSError as error:
             raise UsageError(f"cannot write --output {args.output}: {error.strerror or error}") from None
         if not args.quiet:

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from migrate.core.atomic_write import replace_with, write_text_atomic
 from migrate.core.cli import UsageError
 
 NON_FINITE_SPELLINGS = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
@@ -72,32 +72,21 @@ def _finite(value: Any) -> Any:
 
 def write_atomic(path: Path, text: str) -> Path:
     """Write `text` to `path` whole or not at all (a temporary file beside it, then a rename)."""
-    return _replace_from_temporary(path, lambda temporary: temporary.write_text(text, encoding="utf-8"))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return write_text_atomic(path, text)
 
 
 def draw_plot(draw: Callable[[Path], Any], path: Path) -> tuple[Path | None, str | None]:
     """Run `draw(temporary_path)` and move the figure to `path`: (path, None), or (None, why it is missing)."""
     try:
-        return _replace_from_temporary(path, draw), None
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return replace_with(path, draw), None
     except ImportError as error:
         if (getattr(error, "name", None) or "").partition(".")[0] != "matplotlib":
             raise
         return None, "matplotlib is not installed (`pip install matplotlib`, or install the tf215/tf221 extra)"
     except Exception as error:  # a plot must never cost the run its report
         return None, f"drawing it failed: {type(error).__name__}: {error}"
-
-
-def _replace_from_temporary(path: Path, write: Callable[[Path], Any]) -> Path:
-    """`write` a temporary file beside `path` (same suffix, so matplotlib picks the format), then rename it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.stem}.{os.getpid()}.partial{path.suffix}")
-    try:
-        write(temporary)
-        os.replace(temporary, path)
-    finally:
-        if temporary.exists():
-            temporary.unlink()
-    return path
 
 
 def write_parity_outputs(result, out: Path) -> tuple[dict[str, Path], list[str]]:

@@ -26,6 +26,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from migrate.core.atomic_write import write_text_atomic
 from migrate.report.model import Finding
 
 FORMAT = "migrate-report-baseline"
@@ -66,7 +67,7 @@ def write_baseline(path: str, findings: list[Finding], scanned: list[str] | None
     ]
     document = {"format": FORMAT, "version": VERSION, "findings": entries}
     try:
-        Path(path).write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+        write_text_atomic(path, json.dumps(document, indent=1) + "\n")
     except OSError as error:
         raise BaselineError(f"cannot write baseline {path}: {error.strerror or error}") from None
     return len(entries)
