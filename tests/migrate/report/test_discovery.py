@@ -155,3 +155,11 @@ def test_a_gitignored_directory_named_explicitly_is_walked(repo: Path, write, ca
     write("generated/skip.py", TF1)
     assert _report_paths(["generated"], capsys) == ["generated/out.py"], "its own .gitignore still applies"
     assert _report_paths(["--extend-exclude", "src/", "src"], capsys) == ["src/train.py"]
+
+
+def test_tool_migrate_baseline_is_relative_to_the_pyproject(repo: Path, write, capsys, monkeypatch) -> None:
+    write("pyproject.toml", '[tool.migrate]\nbaseline = "migrate-baseline.json"\n')
+    assert main(["report", "src", "--write-baseline", "migrate-baseline.json"]) == 0
+    monkeypatch.chdir(repo / "src")
+    assert main(["report", "."]) == 0, "every finding is in the baseline the pyproject names"
+    assert "in the baseline" in capsys.readouterr().err
