@@ -47,6 +47,9 @@ class Rule(NamedTuple):
     fallback: bool = False
     """Reported only on lines where no other rule reports: a catch-all (the TF1-only API)
     that must not repeat what a rule about the construct already says better."""
+    tf1_files_only: bool = False
+    """Reported only in files another rule finds TF1 code in: a name TF2 has too (`tf.where`) is TF1's
+    function only in TF1 code."""
 
     @property
     def fix(self) -> str:
@@ -90,6 +93,11 @@ def register(rule: Rule, *keys: type | str) -> Callable[[Check], Check]:
         return check
 
     return decorator
+
+
+def owned_elsewhere(name: str, codes: frozenset[str]) -> bool:
+    """A rule outside `codes` registered this very name (`tf.summary.scalar`: TFM510 tells v1 calls from v2 ones)."""
+    return any(rule.code not in codes for rule, _ in CHECKS.get(name, ()))
 
 
 def declare(rule: Rule) -> Rule:

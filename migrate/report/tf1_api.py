@@ -5,7 +5,8 @@ TF 1.15 API) that TF2's `tf` does not have, derived from the real API by
 `tests/migrate/report/tf1_only_api.py` and checked against it by
 `tests/migrate/report/test_tf1_only_api.py`. Each is a `rename` (TF2 has the same
 function under another name), `moved` (tf_upgrade_v2 renames it to a TF2 name
-that is not the same function), a `module` TF2 does not have, or `removed`.
+that is not the same function), a `module` TF2 does not have, `removed`, or
+`changed` (TF2 has the name for another function: `tf.where`, the initializers).
 
 Entries are looked up by the name *as written* (`written_name`), compat layers
 dropped but not canonicalised: `tf.io.gfile.GFile` and `tf.gfile.GFile` are one
@@ -26,8 +27,8 @@ if TYPE_CHECKING:
 
 DATA = Path(__file__).with_name("data") / "tf1_only.txt"
 ARGUMENTS = DATA.with_name("tf1_arguments.txt")
-KINDS = ("rename", "moved", "module", "removed")
-WRITTEN_NAME_RULES = frozenset({"TFM513", "TFM514", "TFM515", "TFM516"})
+KINDS = ("rename", "moved", "module", "removed", "changed")
+WRITTEN_NAME_RULES = frozenset({"TFM513", "TFM514", "TFM515", "TFM516", "TFM517"})
 """Rules registered for every spelling of this data's names, matching on the name as written (`written_name`)."""
 
 

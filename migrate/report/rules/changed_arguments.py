@@ -36,24 +36,17 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from functools import lru_cache
 
 from migrate.report.context import FileContext, Reference
 from migrate.report.names import display
-from migrate.report.registry import CHECKS, Message, Rule, register
-from migrate.report.tf1_api import changed_arguments, written_name
+from migrate.report.registry import Message, Rule, owned_elsewhere, register
+from migrate.report.tf1_api import WRITTEN_NAME_RULES, changed_arguments, written_name
 
 RULE = Rule(code="TFM516", name="changed-arguments", effort="rename", doc=__doc__)
 
 
 def _keys() -> set[str]:
     return {key for entry in changed_arguments().values() for key in (entry.name, entry.canonical)}
-
-
-@lru_cache(maxsize=1024)
-def _owned_elsewhere(name: str) -> bool:
-    """Another rule is about this very function (`tf.summary.scalar`: TFM510 tells v1 calls from v2 ones)."""
-    return any(rule.code != RULE.code for rule, _ in CHECKS.get(name, ()))
 
 
 @register(RULE, *sorted(_keys()))
@@ -63,7 +56,7 @@ def check(reference: Reference, context: FileContext) -> Iterator[Message]:
         return
     written = written_name(reference, context)
     entry = changed_arguments().get(written) if written is not None else None
-    if entry is None or _owned_elsewhere(entry.canonical):
+    if entry is None or owned_elsewhere(entry.canonical, WRITTEN_NAME_RULES):
         return
     name = display(entry.name)
     for keyword in call.keywords:

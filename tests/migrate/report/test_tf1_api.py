@@ -33,7 +33,9 @@ def test_lookup_finds_the_nearest_entry(written: str, kind: str, name: str) -> N
 
 @pytest.mark.parametrize("written", ["tensorflow.math.log", "tensorflow.io.gfile.GFile", "tensorflow.summary.scalar"])
 def test_tf2_names_are_not_tf1_only(written: str) -> None:
-    assert lookup(written) is None
+    """(`tf.summary.scalar` is TF2 API too; it is listed as `changed`: TF2 has the name for another function.)"""
+    entry = lookup(written)
+    assert entry is None or entry.kind == "changed"
 
 
 @pytest.mark.parametrize("family", FAMILIES, ids=[family.advice[:40] for family in FAMILIES])

@@ -18,7 +18,9 @@ TF2's `tf`. Each gets one line, canonical names (`tensorflow.` for `tf.compat.v1
   the report names it, the arguments need a look;
 * `module NAME`: a whole module TF2 does not have (`tensorflow.gfile`), its members
   not listed unless one of the above;
-* `removed NAME`: only `tf.compat.v1.NAME` in TF2; the rule's families say what to write.
+* `removed NAME`: only `tf.compat.v1.NAME` in TF2; the rule's families say what to write;
+* `changed NAME`: TF2 has the name for another function (`tf.where`, the initializers, the
+  asserts): tf_upgrade_v2 keeps TF1's as `tf.compat.v1.NAME`.
 
 A line ends in ` = CANONICAL` when `migrate.report.names.canonical` spells the name
 otherwise (the registry keys it is dispatched under).
@@ -167,7 +169,26 @@ def walk() -> tuple[str, list[str]]:
             lines.append(f"moved {path} {moved}")
         elif not inside_gone_module(path):
             lines.append(f"removed {path}")
+    lines += [f"changed {path}" for path in _changed_semantics(tf)]
     return tf.__version__, lines
+
+
+def _changed_semantics(tf: object) -> list[str]:
+    """Names TF2 has with other semantics: TF1's object differs (unwrapped) and tf_upgrade_v2 keeps TF1's as
+    `tf.compat.v1.NAME` (`tf.where`, the initializers, the asserts). Keras names included: tf_upgrade_v2 treats
+    `tf.keras.initializers.*` so."""
+    from tensorflow.tools.compatibility import all_renames_v2
+
+    changed = []
+    for old, new in sorted(all_renames_v2.symbol_renames.items()):
+        path = "tensorflow" + old[2:]
+        if new != "tf.compat.v1." + old[3:]:
+            continue
+        in_tf2, in_tf1 = _resolves(tf, path), _resolves(tf.compat.v1, path)
+        if in_tf2 is _MISSING or in_tf1 is _MISSING or _unwrapped(in_tf1) is _unwrapped(in_tf2):
+            continue
+        changed.append(path)
+    return changed
 
 
 def _with_canonical(lines: list[str]) -> list[str]:

@@ -90,6 +90,8 @@ def attention_scores(query, keys, hidden, keep_prob, loss, params):
     hidden = tf.nn.dropout(hidden, keep_prob)  # expect: TFM516
     hidden = tf.nn.dropout(hidden, rate=1.0 - keep_prob)
     total = tf.reduce_mean(scores, axis=1, keepdims=True)
+    total = tf.where(tf.is_nan(total), tf.zeros_like(total), total)  # expect: TFM517, TFM513
+    tf.compat.v1.where(tf.math.is_nan(total), tf.zeros_like(total), total)
     grads = tf.gradients(loss, params, colocate_gradients_with_ops=True)  # expect: TFM516
     return best, hidden, total, grads
 

@@ -32,7 +32,7 @@ class AdamWeightDecayOptimizer(tf.train.Optimizer):  # expect: TFM504
         for (grad, param) in grads_and_vars:
             name = self._get_variable_name(param.name)
             m = tf.get_variable(name=name + "/adam_m", shape=param.shape.as_list(), trainable=False,  # expect: TFM506
-                                initializer=tf.zeros_initializer())
+                                initializer=tf.zeros_initializer())  # expect: TFM517
             assignments.extend([param.assign(param - self.learning_rate * m)])
         return tf.group(*assignments, name=name)
 

@@ -11,7 +11,7 @@ def initializer(hparams):
         return tf.orthogonal_initializer(gain=hparams.initializer_gain)  # expect: TFM514
     if hparams.initializer == "uniform":
         max_val = 0.1 * hparams.initializer_gain
-        return tf.random_uniform_initializer(-max_val, max_val)
+        return tf.random_uniform_initializer(-max_val, max_val)  # expect: TFM517
     raise ValueError("Unrecognized initializer: %s" % hparams.initializer)
 
 

@@ -1,0 +1,79 @@
+"""Names TF2 has for another function: `tf.where`, the initializers, the asserts.
+
+## What it does
+Checks for references, in files where other rules find TF1 code, to names
+TF2 still has but for another function than TF1's (derived into `migrate/report/data/tf1_only.txt` from the real
+API: TF1's object differs from TF2's, and `tf_upgrade_v2` keeps TF1's as
+`tf.compat.v1.NAME`): `tf.where`, `tf.zeros_initializer` and the other
+initializers (`tf.keras.initializers.*` too), `tf.assert_equal` and the
+other asserts, `tf.nn.ctc_loss`, `tf.saved_model.load`, `tf.data.Iterator`.
+A name written through `tf.compat.v1` is TF1's function by choice and left alone.
+
+## Why is this bad?
+The code still runs in TF2 but may compute something else: TF2's
+`tf.where` broadcasts `x` and `y`; TF2's initializers take no `dtype` in
+the constructor and are called with `(shape, dtype)`; TF2's asserts raise
+at once in eager code and return `None` (nothing to put in
+`control_dependencies`); TF2's `tf.saved_model.load` returns a trackable
+object, not a MetaGraphDef loaded into a session.
+
+## Example
+```python
+tf.disable_v2_behavior()
+init = tf.random_uniform_initializer(-0.1, 0.1, dtype=tf.float32)
+with tf.control_dependencies([tf.assert_equal(tf.shape(a), tf.shape(b))]):
+    picked = tf.where(mask, a, b)
+```
+
+## Use instead
+```python
+init = keras.initializers.RandomUniform(-0.1, 0.1)
+tf.debugging.assert_equal(tf.shape(a), tf.shape(b))
+picked = tf.where(mask, a, b)          # after checking TF2's broadcasting is what you want
+```
+
+## References
+- https://www.tensorflow.org/guide/migrate/upgrade
+- https://www.tensorflow.org/api_docs/python/tf/where
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from migrate.report.context import FileContext, Reference
+from migrate.report.names import display
+from migrate.report.registry import Message, Rule, owned_elsewhere, register
+from migrate.report.tf1_api import WRITTEN_NAME_RULES, registry_keys, shown, written_entry
+
+RULE = Rule(code="TFM517", name="changed-semantics", effort="rewrite", doc=__doc__, fallback=True, tf1_files_only=True)
+
+KINDS = ("changed",)
+ADVICE = (
+    ("initializer", "TF2's initializers take no `dtype` in the constructor and are called with `(shape, dtype)`: "
+                    "pass them to Keras layers, or use `keras.initializers`"),
+    ("initializers.", "TF2's initializers take no `dtype` in the constructor and are called with `(shape, dtype)`: "
+                      "pass them to Keras layers, or use `keras.initializers`"),
+    ("assert_", "TF2's asserts raise at once in eager code and return None: call them as statements, not in "
+                "`control_dependencies`"),
+    ("tensorflow.where", "TF2's `tf.where` broadcasts `x` and `y` against the condition: check the shapes"),
+    ("saved_model.load", "TF2's `tf.saved_model.load(path)` returns a trackable object to call, not a graph in a session"),
+    ("Iterator", "TF2 iterates datasets directly (`for batch in dataset`, `iter(dataset)`)"),
+)
+
+
+def _advice(name: str) -> str:
+    return next((text for key, text in ADVICE if key in name), "check the call against TF2's documentation")
+
+
+@register(RULE, *registry_keys(KINDS))
+def check(reference: Reference, context: FileContext) -> Iterator[Message]:
+    entry = written_entry(reference, context)
+    if entry is None or entry.kind not in KINDS or owned_elsewhere(entry.canonical, WRITTEN_NAME_RULES):
+        return  # the summary ops, tf.losses, tf.metrics: their own rules tell TF1 calls from TF2 ones
+    if ".compat.v1" in (context.qualified(reference.node) or ""):
+        return
+    compat = f"tf.compat.v1.{display(entry.name).partition('.')[2]}"
+    yield reference.node, (
+        f"`{shown(reference)}` is another function in TF2 (TF1's is `{compat}`, which tf_upgrade_v2 writes): "
+        f"{_advice(entry.name)}"
+    )
