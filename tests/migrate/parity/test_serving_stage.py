@@ -35,8 +35,9 @@ def test_a_regression_pair_serves_like_the_canned_regressor(regressor):
     assert serving["stage"] == "serving" and serving["status"] == "ok", serving["message"]
     assert {key: item["method"] for key, item in serving["signatures"].items()} == {
         "serving_default": "tensorflow/serving/regress", "regression": "tensorflow/serving/regress",
-        "predict": "tensorflow/serving/predict"}
+        "predict": "tensorflow/serving/predict", "raw:predict": "tensorflow/serving/predict"}
     assert serving["signatures"]["regression"]["outputs"] == {"outputs": "float32 (None, 1)"}
+    assert serving["signatures"]["raw:predict"]["inputs"] == {"x": "float32 (None, 4)"}, "a raw tensor per feature"
     assert serving["requests"] == 256 and serving["max_abs_diff"] == 0.0
     report = (out / "parity-report.md").read_text()
     assert "## 4. Serving" in report and "| `regression` | regress | `inputs` string (None,) |" in report

@@ -4,8 +4,9 @@
 head's summed squared error, SGD; 256 rows of y = x·w + noise (fixed seeds).
 The Estimator exports with the feature columns' parsing receiver, so its
 SavedModel has the regression head's signatures: ``serving_default`` and
-``regression`` (regress: ``outputs``) and ``predict`` (``predictions``); the
-Keras side gets them from `modern.serving.regression_head_signatures`.
+``regression`` (regress: ``outputs``) and ``predict`` (``predictions``), plus
+``raw:predict`` taking the feature ``x`` as a tensor (a receiver alternative);
+the Keras side gets them from `modern.serving`.
 """
 from __future__ import annotations
 
@@ -71,11 +72,18 @@ def variable_map(tf1_name):
 
 
 def serving_input_receiver_fn(params):
+    """The parsing receiver of the feature columns, and the parsed features fed raw (alternative ``raw``)."""
     spec = tf.compat.v1.feature_column.make_parse_example_spec(feature_columns())
-    return tf.estimator.export.build_parsing_serving_input_receiver_fn(spec)()
+    receiver = tf.estimator.export.build_parsing_serving_input_receiver_fn(spec)()
+    return tf.estimator.export.ServingInputReceiver(
+        receiver.features, receiver.receiver_tensors, receiver_tensors_alternatives={"raw": receiver.features})
 
 
 def serving_signatures(model, params):
-    from modern.serving import regression_head_signatures
+    """The regression head's signatures, and ``raw:predict`` (the only head output a raw receiver can serve)."""
+    from modern.serving import regression_head_signatures, tensors_signature
 
-    return regression_head_signatures(model, {"x": tf.io.FixedLenFeature([FEATURES], tf.float32)})
+    signatures = regression_head_signatures(model, {"x": tf.io.FixedLenFeature([FEATURES], tf.float32)})
+    signatures["raw:predict"] = tensors_signature(lambda features: {"predictions": model(features, training=False)},
+                                                  {"x": tf.TensorSpec([None, FEATURES], tf.float32)})
+    return signatures
