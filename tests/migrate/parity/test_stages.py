@@ -122,3 +122,29 @@ def test_a_rounding_level_forward_difference_says_so_and_names_the_flag():
     assert stage.status == "failed" and "a rounding-level difference" in stage.message
     assert "--forward-tolerance 6e-06" in stage.message
     assert "a layer computes something else" in check_forward({"logits": logits}, logits + 0.5, None, 0.0).message
+
+
+def _ulps_away(values: np.ndarray, ulps: int) -> np.ndarray:
+    """`values` with its largest-magnitude element moved `ulps` steps away from zero."""
+    moved = values.astype(np.float32).copy()
+    index = np.unravel_index(np.argmax(np.abs(moved)), moved.shape)
+    for _ in range(ulps):
+        moved[index] = np.nextafter(moved[index], np.float32(np.copysign(np.inf, moved[index])))
+    return moved
+
+
+def test_a_one_step_difference_of_a_few_ulp_is_called_rounding_and_the_option_named():
+    after = {"hidden/kernel": np.array([[0.5, -2.0, 1.0], [0.25, 0.0, 1.5]], np.float32), "hidden/bias": np.ones(3, np.float32)}
+    modern = {**after, "hidden/kernel": _ulps_away(after["hidden/kernel"], 2)}
+    stage = check_one_step(MATCHES, 2.0, 2.0, after, modern, 0.0)
+    assert stage.status == "failed" and stage.details["rounding_level"]
+    assert stage.message.startswith("one step: differs at rounding level (≤ 2 ulp: hidden/kernel)")
+    assert "--schedule rounding" in stage.message
+
+
+def test_a_pass_within_a_tolerance_is_worded_so_never_agree():
+    after = {"hidden/kernel": np.array([[0.5, -2.0, 1.0], [0.25, 0.0, 1.5]], np.float32), "hidden/bias": np.ones(3, np.float32)}
+    modern = {**after, "hidden/kernel": _ulps_away(after["hidden/kernel"], 2)}
+    stage = check_one_step(MATCHES, 2.0, 2.0, after, modern, 1e-5)
+    assert stage.ok and "are within tolerance (relative 1e-05; ≤ 2 ulp)" in stage.message and "agree" not in stage.message
+    assert "agree" in check_one_step(MATCHES, 2.0, 2.0, after, after, 1e-5).message
