@@ -154,6 +154,8 @@ PARAMS: dict[str, Any] = {
 """`migrate parity` adds ``seed`` (the initializers' op-level seeds) and ``mode``."""
 LEARNING_RATES = {"sgd": 0.1, "adam": 0.001}
 """The rate `migrate parity --optimizer NAME` trains with."""
+TOLERANCE_SCHEDULE = "rounding"
+"""Keras' LSTM sums x·W_x + h·W_h where TF1's cell sums [x, h]·W: the same function, rounded otherwise (README.md)."""
 
 
 def train_input_fn(params):

@@ -19,16 +19,17 @@ SHORT_STEPS = 50
 PAIRS = ("canned_dnn", "tf1_idiom")
 ADAM_MAX_RELATIVE = {"canned_dnn": 1e-3, "tf1_idiom": 1e-3}
 """Above the measured drift over 50 steps at seed 42 (4.4e-5 and 2.0e-4): a regression guard; result.ok is the real check."""
-ROUNDING = {"tf1_idiom": {"forward_tolerance": 1e-6, "loss_tolerance": 1e-5}}
-"""The READMEs' flags for a pair that differs at rounding level by construction (see examples/tf1_idiom/README.md)."""
+ROUNDING = {"tf1_idiom": {"forward_tolerance": 1e-6}}
+"""The READMEs' flags for a pair that differs at rounding level by construction (its TOLERANCE_SCHEDULE is "rounding",
+see examples/tf1_idiom/README.md)."""
+ROUNDING_MEASURED = {"tf1_idiom": 1e-5}
+"""Above the measured SGD drift (4.1e-7 relative over 200 steps at seed 42): a guard far tighter than the schedule."""
 
 
 def _run(name: str, optimizer: str, steps: int):
     from migrate.parity import check_parity
 
     flags = ROUNDING.get(name, {})
-    if optimizer != "sgd":
-        flags = {key: value for key, value in flags.items() if key != "loss_tolerance"}
     return check_parity(EXAMPLES / name / "pair.py", steps=steps, optimizer=optimizer, progress=lambda message: None,
                         serving=optimizer == "sgd", **flags)
 
@@ -52,7 +53,8 @@ def test_sgd_parity_is_exact_for_200_steps_or_at_rounding_level_where_documented
         assert losses["max_abs_loss_diff"] == 0.0
         return
     relative = max(row["rel_diff"] for row in losses["rows"])
-    assert 0.0 < relative <= ROUNDING[name]["loss_tolerance"], "the README says the stock LSTM rounds differently"
+    assert 0.0 < relative <= ROUNDING_MEASURED[name], "the README says the stock LSTM rounds differently"
+    assert "within tolerance, rounding" in result.stage("n-steps").message
     assert 0.0 < result.stage("forward").details["max_abs_diff"] <= ROUNDING[name]["forward_tolerance"]
 
 
