@@ -101,10 +101,18 @@ def legacy_weights(record: dict) -> list[Weight]:
 
 
 def mapping_for(pair: Pair, legacy: list[Weight], modern: list[Weight], legacy_constants: dict | None = None,
-                modern_constants: dict | None = None) -> list[Match]:
-    """The pair's mapping, checked before anything trains (a bad one is a usage error naming the fix)."""
+                modern_constants: dict | None = None, state: list[Weight] = ()) -> list[Match]:
+    """The pair's mapping, checked before anything trains (a bad one is a usage error naming the fix).
+
+    `variable_map` rows naming the TF1 `state` (moving statistics) belong to `state_mapping_for`.
+    """
+    variable_map = pair.value("variable_map")
+    if isinstance(variable_map, dict) and state:
+        names = {weight.name for weight in state}
+        variable_map = {key: value for key, value in variable_map.items()
+                        if not all(str(part).split(":", 1)[0] in names for part in (key if isinstance(key, tuple) else (key,)))}
     try:
-        return infer_mapping(legacy, modern, pair.value("variable_map"), legacy_constants=legacy_constants,
+        return infer_mapping(legacy, modern, variable_map, legacy_constants=legacy_constants,
                              modern_constants=modern_constants)
     except MappingError as error:
         raise PairError(f"{pair.origin}: {error}") from error
@@ -280,7 +288,7 @@ def show_mapping(config: ParityConfig, pair: Pair, progress: Progress = print) -
         modern = ModernSide(pair, run.modern_params, config.seed)
         modern.ensure_built(modern.first_batch()[0])
         matches = mapping_for(pair, legacy_weights(run.legacy), modern.weights, run.legacy.get("constant_init"),
-                              modern.initial_constants())
+                              modern.initial_constants(), legacy_weights({"variables": run.legacy.get("state", [])}))
         state, problem = state_mapping_for(pair, legacy_weights({"variables": run.legacy.get("state", [])}),
                                            modern.state)
         if problem:
@@ -300,7 +308,8 @@ def compare_with_modern(run: Run, *, train_legacy: bool) -> tuple[ParityResult, 
     if problem:
         raise PairError(f"{pair.origin}: {problem}.")
     modern.ensure_built(first_batch[0])
-    matches = mapping_for(pair, legacy_weights(legacy), modern.weights, legacy["constant_init"], modern.initial_constants())
+    matches = mapping_for(pair, legacy_weights(legacy), modern.weights, legacy["constant_init"], modern.initial_constants(),
+                          legacy_weights({"variables": legacy.get("state", [])}))
     state_matches, state_problem = state_mapping_for(pair, legacy_weights({"variables": legacy.get("state", [])}),
                                                      modern.state)
     modern.state_matches = state_matches
