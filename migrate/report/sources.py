@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from migrate.report.exclusions import Exclusions, Ignore, is_virtualenv
+from migrate.report.exclusions import Exclusions, PatternSet, is_virtualenv
 from migrate.report.model import FileResult
 from migrate.report.notebooks import BrokenNotebook, notebook_source
 
@@ -120,7 +120,7 @@ def _naming_root(directory: str, real_directory: str, project_root: str) -> str:
 
 def _classify(
     entry: os.DirEntry, root: str, naming_root: str, real_directory: str, walked: set[str], exclusions: Exclusions,
-    ignores: tuple[Ignore, ...],
+    ignores: tuple[PatternSet, ...],
 ) -> tuple[str, str] | SourceFile | FileResult | None:
     """A directory to walk (display, real path), a file to scan, a skip, or None to ignore."""
     if entry.name.startswith("."):
