@@ -49,10 +49,6 @@ def artifact_location(path: str, root: str | None = None) -> dict:
     return {"uri": Path(absolute).as_uri()}
 
 
-def artifact_uri(path: str) -> str:
-    return artifact_location(path)["uri"]
-
-
 def _root_uri(root: str | None = None) -> str:
     return Path(os.path.abspath(root or os.getcwd())).as_uri().rstrip("/") + "/"
 
