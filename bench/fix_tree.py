@@ -28,6 +28,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from functools import lru_cache
 from pathlib import Path
 
 from bench.common import RESULTS, ROOT, load_average, machine, markdown_table, publish, timestamp
@@ -89,8 +90,35 @@ def _scan(section: str, removed: list[str], added: list[str], flush) -> None:
 
 
 def _respelled(line: str) -> str:
-    """A line with every moved module spelled `M`; `tf.app.run()` gains the module's `main` (absl needs it)."""
-    return re.sub(r"\bM\.run\(\)", "M.run(main)", _MOVED.sub("M", line))
+    """A line with every moved module spelled `M`; `tf.app.run()` gains the module's `main` (absl needs it);
+    TF1 names and keywords in TF2's spelling (TFM513, TFM516: `tf.log` → `tf.math.log`, `keep_dims=` →
+    `keepdims=`); leading spaces dropped (continuation lines follow a moved `(`)."""
+    line = re.sub(r"\bM\.run\(\)", "M.run(main)", _MOVED.sub("M", line))
+    names, keywords = _renames()
+    if names.search(line):
+        line = names.sub(lambda match: f"{match.group(1)}.{_RENAMED[match.group(2)]}", line)
+    if keywords.search(line):
+        line = keywords.sub(lambda match: f"{_KEYWORDS[match.group(1)]}=", line)
+    return line.strip()
+
+
+_RENAMED: dict[str, str] = {}
+_KEYWORDS: dict[str, str] = {}
+
+
+@lru_cache(maxsize=1)
+def _renames() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Patterns of the TF1 names and keywords `migrate fix` renames, filling `_RENAMED` and `_KEYWORDS`."""
+    if not _RENAMED:
+        from migrate.fix.renames import renames
+        from migrate.report.tf1_api import changed_arguments
+
+        _RENAMED.update({old[len("tensorflow."):]: new[len("tensorflow."):] for old, new in renames().items()})
+        _KEYWORDS.update({keyword: new for entry in changed_arguments().values()
+                          for keyword, (new, valid) in entry.removed.items() if valid and new})
+    names = re.compile(r"\b(\w+)(?:\.compat\.v1)?\.(" + "|".join(sorted(map(re.escape, _RENAMED), key=len, reverse=True)) + r")\b(?!\.)")
+    keywords = re.compile(r"\b(" + "|".join(map(re.escape, _KEYWORDS)) + r")=(?!=)")
+    return names, keywords
 
 
 def _absl_bound_names(line: str) -> list[str]:

@@ -15,9 +15,6 @@ from dataclasses import dataclass, field
 from migrate.fix.alignment import realign
 from migrate.fix.registry import Fix, load_fixes
 from migrate.fix.renames import CODE, KEYWORD_CODE, apply_renames, plan_renames
-from migrate.report.analysis import analyse_tree
-from migrate.report.model import FileResult
-from migrate.report.registry import import_rules
 
 
 class FixFailed(Exception):
@@ -43,12 +40,12 @@ class FixResult:
 def fix_text(text: str, fixes: dict[str, Fix] | None = None) -> FixResult:
     """The fixed text of one module; raises `FixFailed` when it cannot be parsed.
 
-    Fast first: Python's own parser and the report's analysis decide what there
-    is to do. TF1 names renamed in place (`migrate.fix.renames`, TFM513) need
-    nothing more; the module moves (tf.logging, tf.flags, tf.app) need LibCST's
-    scope analysis, about 100× the cost of `ast.parse`, so LibCST parses only a
-    file where the report finds a use of a moved module. Continuation lines
-    aligned to a rewritten call's `(` are re-aligned (`migrate.fix.alignment`).
+    Fast first: TF1 names and keywords are renamed in place on Python's own AST
+    (`migrate.fix.renames`, TFM513/TFM516), and so are the module moves (tf.logging,
+    tf.flags, tf.app) where the file spells the module out at each use
+    (`migrate.fix.fast_moves`); only a file that binds a moved module to a name
+    needs LibCST's scope analysis, about 100× the cost of `ast.parse`. Continuation
+    lines aligned to a rewritten call's `(` are re-aligned (`migrate.fix.alignment`).
     """
     fixes = load_fixes() if fixes is None else fixes
     if "tensorflow" not in text or not fixes:
@@ -66,10 +63,8 @@ def fix_text(text: str, fixes: dict[str, Fix] | None = None) -> FixResult:
         rewrites += len(planned) if fixed != text else 0
     declined: list[Declined] = []
     moving = {code: fix for code, fix in fixes.items() if fix.moves}
-    if moving and _uses_moved_modules(tree, text, frozenset(moving)):
-        from migrate.fix.module_moves import move_modules
-
-        moved = move_modules(fixed, moving)
+    if moving:
+        moved = _move_modules(fixed, moving)
         fixed, declined = moved.text, moved.declined
         rewrites += moved.rewrites
     if fixed == text:
@@ -85,11 +80,16 @@ def fix_text(text: str, fixes: dict[str, Fix] | None = None) -> FixResult:
 RENAME_CODES = frozenset({CODE, KEYWORD_CODE})
 
 
-def _uses_moved_modules(tree: ast.Module, text: str, codes: frozenset[str]) -> bool:
-    """The report's analysis of the file finds something a module move is about (a TFM502/TFM503 finding)."""
-    import_rules()
-    result = FileResult(path="")
-    analyse_tree(tree, text, result, lambda line: (None, line), "")
-    return any(finding.code in codes for finding in result.findings)
+def _move_modules(text: str, fixes: dict[str, Fix]) -> FixResult:
+    """The module moves: by byte spans on Python's AST where the file only spells moved modules out at their
+    uses (`migrate.fix.fast_moves`), else with LibCST's scope analysis (`migrate.fix.module_moves`)."""
+    from migrate.fix.fast_moves import move_modules_fast
+
+    fast = move_modules_fast(text, ast.parse(text), fixes)
+    if fast is not None:
+        return fast
+    from migrate.fix.module_moves import move_modules
+
+    return move_modules(text, fixes)
 
 

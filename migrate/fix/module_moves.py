@@ -77,6 +77,9 @@ class Use:
     def line(self) -> int:
         return self._planner.positions[self.node].start.line
 
+    def has_star_arguments(self) -> bool:
+        return self.call is not None and any(arg.star for arg in self.call.args)
+
     def argument(self, position: int, keyword: str) -> cst.BaseExpression | None:
         """The call's argument by position or keyword, if given plainly."""
         if self.call is None:

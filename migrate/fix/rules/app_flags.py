@@ -31,7 +31,7 @@ def decide_app(use: Use) -> str | None:
             "went on to main); absl.app.run stops on them: pass "
             "`flags_parser=lambda argv: flags.FLAGS(argv, known_only=True)` when you move it"
         )
-    if use.argument(0, "main") is not None or any(arg.star for arg in use.call.args):
+    if use.argument(0, "main") is not None or use.has_star_arguments():
         return None
     if use.module_defines_function("main"):
         use.insert_first_argument = "main"

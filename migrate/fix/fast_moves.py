@@ -1,0 +1,358 @@
+"""The module moves (tf.logging, tf.flags, tf.app → absl) without LibCST, for the common shape of a file.
+
+Most files that use a moved module spell it out at each use (`tf.logging.info(...)`,
+`tf.compat.v1.flags.DEFINE_string(...)`). For those, the rewrite is a few byte-span
+edits on Python's own AST — the module part of each chain replaced by the absl name,
+the old `DEFINE_*` keywords renamed, `main` passed to `app.run` — and one import line;
+LibCST's scope analysis (`migrate.fix.module_moves`, ~100× the cost of `ast.parse`) is
+needed only for the rest: a file that *binds* a moved module (`from tensorflow.compat.v1
+import flags`, `flags = tf.flags`), merges into a parenthesised absl import, or splits a
+chain over lines. `move_modules_fast` returns None for those, and the caller falls back.
+
+Each use is vetted by the same `decide` functions (`migrate/fix/rules/`), through a `Use`
+with the interface of `module_moves.Use`, and the output is the one LibCST would write
+(the engine's tests run both paths).
+"""
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from migrate.fix.engine import Declined, FixResult
+from migrate.fix.registry import Fix, ModuleMove
+from migrate.fix.renames import physical_lines
+from migrate.report.aliases import AliasTable, dotted_parts
+from migrate.report.analysis import file_aliases
+from migrate.report.names import canonical, is_tensorflow
+
+
+def _canonical_module(name: str) -> str:
+    return canonical(name + ".member").rpartition(".")[0]
+
+
+class _Resolver:
+    """What the chains of one module stand for, and their parents."""
+
+    def __init__(self, tree: ast.Module, fixes: dict[str, Fix]) -> None:
+        self.tree = tree
+        self.aliases: AliasTable = file_aliases(tree)
+        self.moves: dict[str, tuple[ModuleMove, str]] = {
+            move.source: (move, fix.code) for fix in fixes.values() for move in fix.moves
+        }
+        self.parents: dict[int, ast.AST] = {}
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                self.parents[id(child)] = node
+
+    def parent(self, node: ast.AST) -> ast.AST | None:
+        return self.parents.get(id(node))
+
+    def move_of(self, node: ast.AST) -> ModuleMove | None:
+        source = self.source_of(node)
+        return self.moves[source][0] if source else None
+
+    def source_of(self, node: ast.AST) -> str | None:
+        if type(node) is not ast.Attribute:
+            return None
+        qualified = self.aliases.qualified(node)
+        if qualified is None or not is_tensorflow(qualified):
+            return None
+        module = _canonical_module(qualified)
+        return module if module in self.moves else None
+
+    def binds_a_moved_module(self) -> bool:
+        for history in self.aliases.history.values():
+            for binding in history:
+                if binding.value and is_tensorflow(binding.value) and _canonical_module(binding.value) in self.moves:
+                    return True
+        return False
+
+
+class Use:
+    """One use of a moved module, on Python's AST: the interface of `module_moves.Use` that `decide` sees."""
+
+    def __init__(self, resolver: _Resolver, node: ast.Attribute, move: ModuleMove, code: str) -> None:
+        self._resolver = resolver
+        self.node = node
+        self.move = move
+        self.code = code
+        parent = resolver.parent(node)
+        self._attribute = parent if type(parent) is ast.Attribute and parent.value is node else None
+        self.member: str | None = self._attribute.attr if self._attribute is not None else None
+        outer = resolver.parent(self._attribute) if self._attribute is not None else None
+        self.call: ast.Call | None = outer if type(outer) is ast.Call and outer.func is self._attribute else None
+        self.insert_first_argument: str | None = None
+
+    @property
+    def spelling(self) -> str:
+        return ".".join(dotted_parts(self._attribute if self._attribute is not None else self.node) or [])
+
+    @property
+    def line(self) -> int:
+        return self.node.lineno
+
+    def has_star_arguments(self) -> bool:
+        return self.call is not None and (
+            any(type(arg) is ast.Starred for arg in self.call.args) or any(keyword.arg is None for keyword in self.call.keywords)
+        )
+
+    def argument(self, position: int, keyword: str) -> ast.AST | None:
+        if self.call is None:
+            return None
+        for given in self.call.keywords:
+            if given.arg == keyword:
+                return given.value
+        positional = [arg for arg in self.call.args if type(arg) is not ast.Starred]
+        return positional[position] if len(positional) > position else None
+
+    def is_member_use(self, expression: ast.AST, members: frozenset[str]) -> bool:
+        if type(expression) is not ast.Attribute or expression.attr not in members:
+            return False
+        return self._resolver.move_of(expression.value) is self.move
+
+    def enclosing_call(self) -> tuple[str, int | None, str | None] | None:
+        target = self._attribute if self._attribute is not None else self.node
+        parent = self._resolver.parent(target)
+        keyword = None
+        if type(parent) is ast.keyword:
+            keyword, parent = parent.arg, self._resolver.parent(parent)
+        if type(parent) is not ast.Call or type(parent.func) is not ast.Attribute or target is parent.func:
+            return None
+        if self._resolver.move_of(parent.func.value) is not self.move:
+            return None
+        if keyword is not None:
+            return parent.func.attr, None, keyword
+        if target not in parent.args:
+            return None
+        return parent.func.attr, parent.args.index(target), None
+
+    def module_defines_function(self, name: str) -> bool:
+        defined = any(type(statement) in (ast.FunctionDef, ast.AsyncFunctionDef) and statement.name == name
+                      for statement in self._resolver.tree.body)
+        return defined and sum(1 for _ in _bindings_of(self._resolver.tree, name)) == 1
+
+
+def _bindings_of(tree: ast.Module, name: str) -> Iterator[ast.AST]:
+    """Every statement or parameter that binds `name` anywhere in the module."""
+    for node in ast.walk(tree):
+        kind = type(node)
+        if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef) and node.name == name:
+            yield node
+        elif kind is ast.Name and type(node.ctx) is ast.Store and node.id == name:
+            yield node
+        elif kind is ast.alias and (node.asname or node.name.partition(".")[0]) == name:
+            yield node
+        elif kind is ast.arg and node.arg == name:
+            yield node
+
+
+class _Edit:
+    __slots__ = ("line", "start", "end", "text")
+
+    def __init__(self, line: int, start: int, end: int, text: str) -> None:
+        self.line, self.start, self.end, self.text = line, start, end, text
+
+
+def move_modules_fast(text: str, tree: ast.Module, fixes: dict[str, Fix]) -> FixResult | None:
+    """The module moves by byte spans, or None when the file needs LibCST (see the module docstring)."""
+    leaves = {move.source.rpartition(".")[2] for fix in fixes.values() for move in fix.moves}
+    if not any(leaf in text for leaf in leaves):
+        return FixResult(text, False)  # no moved module is spelled: no walk needed
+    resolver = _Resolver(tree, fixes)
+    if resolver.binds_a_moved_module():
+        return None
+    uses = []
+    for node in ast.walk(tree):
+        if type(node) is not ast.Attribute or type(node.ctx) is not ast.Load:
+            continue
+        source = resolver.source_of(node)
+        if source is None:
+            continue
+        parent = resolver.parent(node)
+        if type(parent) is ast.Attribute and parent.value is node and resolver.source_of(parent) is not None:
+            continue  # `tf.app.flags`: the longer chain is the use
+        if node.end_lineno != node.lineno:
+            return None
+        move, code = resolver.moves[source]
+        uses.append(Use(resolver, node, move, code))
+    if not uses:
+        return FixResult(text, False)
+    declined: list[Declined] = []
+    kept: list[Use] = []
+    for use in uses:
+        reason = use.move.decide(use)
+        if reason is not None:
+            declined.append(Declined(use.line, use.code, use.spelling, reason))
+        else:
+            kept.append(use)
+    declined.sort(key=lambda item: item.line)
+    if not kept:
+        return FixResult(text, False, declined=declined)
+    lines = physical_lines(text)
+    locals_: dict[tuple[str, str], str] = {}
+    new_imports: dict[tuple[str, str], str] = {}
+    used = _used_names(tree)
+    star = any(type(statement) is ast.ImportFrom and any(alias.name == "*" for alias in statement.names) for statement in tree.body)
+    edits: list[_Edit] = []
+    for use in kept:
+        target = use.move.target
+        if target not in locals_:
+            existing = _existing_import(tree, *target)
+            if existing is None:
+                package, name = target
+                local = name if name not in used and not star else f"{package}_{name}"
+                counter = 2
+                while local in used:
+                    local = f"{package}_{name}_{counter}"
+                    counter += 1
+                new_imports[target] = local
+            else:
+                local = existing
+            locals_[target] = local
+        node = use.node
+        edits.append(_Edit(node.lineno, node.col_offset, node.end_col_offset or 0, locals_[target]))
+        if use.call is not None:
+            call_edits = _call_edits(use, lines)
+            if call_edits is None:
+                return None
+            edits.extend(call_edits)
+    new_lines = _apply(lines, edits)
+    if new_imports:
+        new_lines = _add_imports(new_lines, tree, new_imports)
+        if new_lines is None:
+            return None
+    return FixResult("".join(new_lines), True, len(kept), declined)
+
+
+def _call_edits(use: Use, lines: list[str]) -> list[_Edit] | None:
+    call = use.call
+    edits = []
+    for keyword in call.keywords:
+        renamed = use.move.renamed_keywords.get(keyword.arg or "")
+        if renamed:
+            edits.append(_Edit(keyword.lineno, keyword.col_offset, keyword.col_offset + len(keyword.arg.encode()), renamed))
+    if use.insert_first_argument:
+        func = call.func
+        raw = lines[func.end_lineno - 1].encode("utf-8")
+        if raw[func.end_col_offset:func.end_col_offset + 1] != b"(":
+            return None
+        at = func.end_col_offset + 1
+        empty = not call.args and not call.keywords
+        edits.append(_Edit(func.end_lineno, at, at, use.insert_first_argument + ("" if empty else ", ")))
+    return edits
+
+
+def _apply(lines: list[str], edits: list[_Edit]) -> list[str]:
+    new = list(lines)
+    for edit in sorted(edits, key=lambda item: (item.line, -item.start)):
+        raw = new[edit.line - 1].encode("utf-8")
+        new[edit.line - 1] = (raw[:edit.start] + edit.text.encode("utf-8") + raw[edit.end:]).decode("utf-8")
+    return new
+
+
+def _used_names(tree: ast.Module) -> set[str]:
+    names = set()
+    for node in ast.walk(tree):
+        if type(node) is ast.Name:
+            names.add(node.id)
+        elif type(node) is ast.alias:
+            names.add((node.asname or node.name).partition(".")[0])
+        elif type(node) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            names.add(node.name)
+        elif type(node) is ast.arg:
+            names.add(node.arg)
+    return names
+
+
+def _existing_import(tree: ast.Module, package: str, name: str) -> str | None:
+    """The local name of a module-level `from package import name [as x]` bound only there."""
+    for statement in tree.body:
+        if type(statement) is ast.ImportFrom and statement.level == 0 and statement.module == package:
+            for alias in statement.names:
+                if alias.name == name:
+                    local = alias.asname or name
+                    if sum(1 for _ in _bindings_of(tree, local)) == 1:
+                        return local
+    return None
+
+
+def _is_docstring(statement: ast.stmt) -> bool:
+    return type(statement) is ast.Expr and type(statement.value) is ast.Constant and isinstance(statement.value.value, str)
+
+
+def _is_tensorflow_import(statement: ast.stmt) -> bool:
+    if type(statement) is ast.Import:
+        return any(is_tensorflow(alias.name) for alias in statement.names)
+    return type(statement) is ast.ImportFrom and statement.level == 0 and is_tensorflow(statement.module or "")
+
+
+def _add_imports(lines: list[str], tree: ast.Module, imports: dict[tuple[str, str], str]) -> list[str] | None:
+    """Merge into a leading `from package import ...`, else a new line before the first TensorFlow import of the
+    leading import block, else after that block (as `module_moves._add_imports` does); None when unsure."""
+    body = tree.body
+    start = 1 if body and _is_docstring(body[0]) else 0
+    end = start
+    while end < len(body) and type(body[end]) in (ast.Import, ast.ImportFrom):
+        end += 1
+    if any(_shares_line(body, index) for index in range(start, min(end + 1, len(body)))):
+        return None  # semicolons: LibCST's statement lines
+    by_package: dict[str, list[tuple[str, str]]] = {}
+    for (package, name), local in sorted(imports.items()):
+        by_package.setdefault(package, []).append((name, local))
+    insertions: dict[int, list[str]] = {}
+    new = list(lines)
+    newline = _newline(lines)
+    for package, names in by_package.items():
+        aliases = [(name, local) for name, local in names]
+        merged = False
+        for statement in body[start:end]:
+            if type(statement) is ast.ImportFrom and statement.level == 0 and statement.module == package \
+                    and all(alias.name != "*" for alias in statement.names):
+                if statement.lineno != statement.end_lineno or "(" in new[statement.lineno - 1]:
+                    return None
+                existing = [(alias.name, alias.asname or alias.name) for alias in statement.names]
+                combined = sorted(set(existing + aliases), key=lambda item: (item[0], item[1] if item[1] != item[0] else ""))
+                text = f"from {package} import " + ", ".join(_alias_text(name, local) for name, local in combined)
+                raw = new[statement.lineno - 1].encode("utf-8")
+                new[statement.lineno - 1] = (raw[:statement.col_offset] + text.encode() + raw[statement.end_col_offset:]).decode("utf-8")
+                merged = True
+                break
+        if merged:
+            continue
+        line = f"from {package} import " + ", ".join(_alias_text(name, local) for name, local in aliases) + newline
+        position = next((index for index in range(start, end) if _is_tensorflow_import(body[index])
+                         and not (type(body[index]) is ast.ImportFrom and body[index].module == "__future__")), None)
+        if position is not None:
+            at = body[position].lineno  # before it: the comments above it stay above the new import
+        elif end > 0:
+            at = body[end - 1].end_lineno + 1
+        else:
+            at = 1
+        insertions.setdefault(at, []).append(line)
+    for at in sorted(insertions, reverse=True):
+        if at - 2 >= 0 and at - 2 < len(new) and not new[at - 2].endswith(("\n", "\r")):
+            new[at - 2] += newline
+        new[at - 1:at - 1] = insertions[at]
+    return new
+
+
+def _alias_text(name: str, local: str) -> str:
+    return name if local == name else f"{name} as {local}"
+
+
+def _shares_line(body: list[ast.stmt], index: int) -> bool:
+    statement = body[index]
+    neighbours = [body[index - 1]] if index > 0 else []
+    neighbours += [body[index + 1]] if index + 1 < len(body) else []
+    return any(other.lineno == statement.end_lineno or other.end_lineno == statement.lineno for other in neighbours)
+
+
+def _newline(lines: list[str]) -> str:
+    for line in lines:
+        if line.endswith("\r\n"):
+            return "\r\n"
+        if line.endswith("\n"):
+            return "\n"
+        if line.endswith("\r"):
+            return "\r"
+    return "\n"
