@@ -46,22 +46,20 @@ class PatternSet:
     that with `fnmatchcase` on the name, and pathspec is imported and asked only when it passes (or a pattern
     is beyond that test: `**`, escapes, character classes)."""
 
-    __slots__ = ("base", "lines", "_globs", "_any_name", "_spec")
+    __slots__ = ("base", "lines", "_last", "_spec")
 
     def __init__(self, base: str, lines: Sequence[str]) -> None:
         self.base, self.lines = base, list(lines)
-        self._globs: list[str] = []
-        self._any_name = False
+        self._last: list[str | None] = []
+        """Each pattern's last component as an fnmatch glob, or None when it is beyond that test."""
         for line in self.lines:
             last = line.rstrip().lstrip("!").rstrip("/").rpartition("/")[2]
-            if not last or "**" in last or any(character in last for character in "\\[]"):
-                self._any_name = True
-            else:
-                self._globs.append(last)
+            simple = last and "**" not in last and not any(character in last for character in "\\[]")
+            self._last.append(last if simple else None)
         self._spec = None
 
     def could_match(self, name: str) -> bool:
-        return self._any_name or any(fnmatchcase(name, glob) for glob in self._globs)
+        return any(glob is None or fnmatchcase(name, glob) for glob in self._last)
 
     def check(self, path: str, is_directory: bool) -> bool | None:
         """True ignored, False re-included (`!pattern`), None no pattern speaks of the entry at real path `path`
@@ -80,12 +78,35 @@ class PatternSet:
         return self.check(path, is_directory) if self.could_match(name) else None
 
     def covers(self, path: str) -> bool | None:
-        """`check` for a directory reached without walking (named on the command line): its own name and those
-        of its ancestors below `base` are tested first."""
+        """`check` for a directory reached without walking (named on the command line): whether it or an
+        ancestor below `base` is ignored. The patterns whose last component matches none of those names cannot
+        say; when every one that can is a plain path (`bench/.work/`, `build`: no wildcard, no `!`), git's rule
+        for those is applied directly (anchored: that path or below it; else: any component of that name)."""
         relative = _relative(self.base, path)
-        if relative is None or relative == "." or not any(self.could_match(part) for part in relative.split("/")):
+        if relative is None or relative == ".":
             return None
+        parts = relative.split("/")
+        relevant = [line for line, glob in zip(self.lines, self._last)
+                    if glob is None or any(fnmatchcase(part, glob) for part in parts)]
+        if not relevant:
+            return None
+        if all(_is_plain_path(line) for line in relevant):
+            return any(_plain_path_covers(line.strip().rstrip("/"), relative, parts) for line in relevant) or None
         return self.check(path, True)
+
+
+def _is_plain_path(pattern: str) -> bool:
+    stripped = pattern.strip()
+    return bool(stripped.strip("/")) and not any(character in stripped for character in "*?[]!\\")
+
+
+def _plain_path_covers(pattern: str, relative: str, parts: list[str]) -> bool:
+    """Git's rule for a pattern without wildcards: with a `/` before its end it is anchored to the ignore file's
+    directory (that path and everything below it), else it names a component at any depth."""
+    if "/" in pattern:
+        anchored = pattern.lstrip("/")
+        return relative == anchored or relative.startswith(anchored + "/")
+    return pattern in parts
 
 
 class Exclusions(NamedTuple):
