@@ -12,6 +12,17 @@ MODEL_NAME = "ported"
 
 
 @dataclass
+class MetricCode:
+    """An EVAL metric in test_step: ``self.<attribute> = <constructor>``, updated with `arguments` after `lines`."""
+
+    name: str
+    attribute: str
+    constructor: str
+    lines: list[str]
+    arguments: list[str]
+
+
+@dataclass
 class ModelCode:
     """What keras_model.py holds, as the porter found it."""
 
@@ -31,6 +42,7 @@ class ModelCode:
     prediction: str | None = None
     """The output `call` returns when the model_fn predicts one tensor; else `call` returns `prediction_keys`."""
     prediction_keys: list[str] = field(default_factory=list)
+    metrics: list[MetricCode] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
 
@@ -50,6 +62,11 @@ def keras_model_text(code: ModelCode) -> str:
     if clashing:
         raise ValueError(f"two different layers were both named {sorted(clashing)}: a bug of migrate port")
     init = [f"self.{layer.attribute} = {layer.constructor}" for layer in layers]
+    init += [f"self.{metric.attribute} = {metric.constructor}" for metric in code.metrics]
+    metric_lines = [line for metric in code.metrics for line in
+                    [*metric.lines, f"self.{metric.attribute}.update_state({', '.join(metric.arguments)})"]]
+    metric_results = "".join(f", {metric.name!r}: self.{metric.attribute}.result()" for metric in code.metrics)
+    tracked = ", ".join(["self.loss_tracker", *(f"self.{metric.attribute}" for metric in code.metrics)])
     if code.optimizer_param is None:
         optimizer_body = [f"return {code.optimizers[None]}"]
     else:
@@ -118,7 +135,7 @@ class PortedModel(keras.Model):
 
     @property
     def metrics(self) -> list:
-        return [self.loss_tracker]
+        return [{tracked}]
 
     def train_step(self, data):
         features, labels = data
@@ -132,9 +149,11 @@ class PortedModel(keras.Model):
 
     def test_step(self, data):
         features, labels = data
-        loss = self.tf1_loss(labels, self.forward(features, training=False))
+        outputs = self.forward(features, training=False)
+        loss = self.tf1_loss(labels, outputs)
         self.loss_tracker.update_state(loss)
-        return {{"loss": self.loss_tracker.result()}}
+{_indent(metric_lines, 2)}
+        return {{"loss": self.loss_tracker.result(){metric_results}}}
 
 
 def make_optimizer(params: dict) -> keras.optimizers.Optimizer:

@@ -109,8 +109,13 @@ def _same(left: list, right: list) -> bool:
     return len(a) == len(b) and all(x.shape == y.shape and np.array_equal(x, y) for x, y in zip(a, b))
 
 
-def plan_input(ref: SourceRef, params: dict, spell) -> InputPlan:
-    """Reuse, rewrite or refuse the input function `ref` (see the module doc); the code calls it `USER_INPUT`."""
+def plan_input(ref: SourceRef, params: dict, spell, role: str = "train") -> InputPlan:
+    """Reuse, rewrite or refuse the input function `ref` (see the module doc).
+
+    `role` "train" writes `train_input_fn`/`train_dataset` calling the user's
+    function as `user_train_input`; "eval" the `eval_…` ones.
+    """
+    user, dataset_name, input_name = f"user_{role}_input", f"{role}_dataset", f"{role}_input_fn"
     where = ref.where
     try:
         with tf.Graph().as_default():
@@ -124,7 +129,7 @@ def plan_input(ref: SourceRef, params: dict, spell) -> InputPlan:
             eager = call_with_params(ref.function, params)
             if isinstance(eager, tf.data.Dataset):
                 next(iter(eager))
-                code = f"train_input_fn = {USER_INPUT}\ntrain_dataset = {USER_INPUT}\n"
+                code = f"{input_name} = {user}\n{dataset_name} = {user}\n"
                 return InputPlan("reused", spec, code, Conversion(where, f"{ref.name} (a tf.data.Dataset)",
                                                                   "reused as it is (it runs eagerly)", "input"))
         except Exception:  # noqa: BLE001 - not eager-runnable: try the rewrite below
@@ -141,19 +146,19 @@ def plan_input(ref: SourceRef, params: dict, spell) -> InputPlan:
         raise _refuse(ref, f"its source cannot be read: {type(error).__name__}: {error}",
                       "feed it through a hook (IteratorInitializerHook) or return a tf.data.Dataset") from error
     how = "placeholders fed by a hook" if captured.feed else "constants behind an iterator"
-    eager = [f"dataset = tf.data.Dataset.from_tensor_slices(input_arrays({USER_INPUT}, params))", *steps, "return dataset"]
-    indexed = [f"arrays = input_arrays({USER_INPUT}, params)", "dataset = tf.data.Dataset.range(row_count(arrays))",
+    eager = [f"dataset = tf.data.Dataset.from_tensor_slices(input_arrays({user}, params))", *steps, "return dataset"]
+    indexed = [f"arrays = input_arrays({user}, params)", "dataset = tf.data.Dataset.range(row_count(arrays))",
                *steps, "return dataset.map(gather_batches(arrays))"]
-    code = (f"def train_dataset(params):\n    \"\"\"{ref.name} ({where}) rewritten: {how} → the arrays themselves, "
+    code = (f"def {dataset_name}(params):\n    \"\"\"{ref.name} ({where}) rewritten: {how} → the arrays themselves, "
             f"the same pipeline.\"\"\"\n{_body(eager)}\n\n\n"
-            "def train_input_fn(params):\n    \"\"\"The same batches for the Estimator, read by index: its graph holds no array."
+            f"def {input_name}(params):\n    \"\"\"The same batches for the Estimator, read by index: its graph holds no array."
             f"\"\"\"\n{_body(indexed)}\n")
     namespace: dict[str, Any] = {"tf": tf, "input_arrays": input_arrays, "gather_batches": gather_batches,
-                                 "row_count": row_count, USER_INPUT: ref.function}
+                                 "row_count": row_count, user: ref.function}
     exec(compile(code, "<rewritten input>", "exec"), namespace)  # noqa: S102
-    rewritten = _first_batches(namespace["train_dataset"](params))
+    rewritten = _first_batches(namespace[dataset_name](params))
     original = _graph_batches(ref, params)
-    indexed_batches = _graph_batches(SourceRef(namespace["train_input_fn"], "train_input_fn"), params)
+    indexed_batches = _graph_batches(SourceRef(namespace[input_name], input_name), params)
     if not (_same(rewritten, original) and _same(indexed_batches, original)):
         raise _refuse(ref, "its rewrite gives other batches than the original", "return a tf.data.Dataset from it")
     return InputPlan("rewritten", spec, code,

@@ -36,8 +36,10 @@ def claims(target: Target) -> bool:
     if key not in _CAPTURED:
         try:
             _CAPTURED[key] = capture(target.model_fn.function, target.input_fn.function, target.params)
-        except CannedRefusal:
-            return True
+        except CannedRefusal as refusal:
+            # features that are not a dict are refused before any estimator is seen: not a canned model_fn
+            # then, but any other (a traced model_fn with bare-tensor features) — the traced porter's turn
+            return not all("features are not a dict" in reason for reason in refusal.reasons)
         except Exception:  # noqa: BLE001 — not a canned model_fn this porter can read: the traced porter's turn
             _CAPTURED[key] = None
     return _CAPTURED[key] is not None

@@ -17,7 +17,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from migrate.port.codegen import MODEL_NAME, ModelCode, PairCode, keras_model_text, module_root, pair_text
+from migrate.port.codegen import MODEL_NAME, MetricCode, ModelCode, PairCode, keras_model_text, module_root, pair_text
 from migrate.port.emit import Names, build_program
 from migrate.port.graph import GraphView, snake, spell
 from migrate.port.inputs import USER_INPUT, plan_input
@@ -76,12 +76,27 @@ def _predictions(trace: ModeTrace) -> dict[str, tf.Tensor]:
     return dict(predictions) if isinstance(predictions, dict) else {"predictions": predictions}
 
 
-def _counterpart(graph: tf.Graph, tensor: tf.Tensor) -> tf.Tensor | None:
+def _counterpart(graph: tf.Graph, tensor: tf.Tensor, strict: bool = False) -> tf.Tensor | None:
+    """The tensor of `graph` made by the same code as `tensor` of another mode's trace: the same name and op type
+    (the layers' mode-dependent ops — dropout, batch norm — may differ: their Keras twins take `training`);
+    `strict`: the same ops all the way up (an EVAL-only op must not match a TRAIN op that shares its name)."""
     try:
         found = graph.get_tensor_by_name(tensor.name)
     except (KeyError, ValueError):
         return None
+    if strict:
+        return found if _same_history(found.op, tensor.op, {}) else None
     return found if found.op.type == tensor.op.type else None
+
+
+def _same_history(left, right, seen: dict) -> bool:
+    key = (left.name, right.name)
+    if key not in seen:
+        seen[key] = True  # a cycle (loops) counts as the same until shown otherwise
+        same = left.name == right.name and left.type == right.type and len(left.inputs) == len(right.inputs)
+        seen[key] = same and all(a.name == b.name and _same_history(a.op, b.op, seen)
+                                 for a, b in zip(left.inputs, right.inputs))
+    return seen[key]
 
 
 def _cut(train: ModeTrace, infer_tensor: tf.Tensor) -> list[tuple[tf.Tensor, tf.Tensor]]:
@@ -249,6 +264,7 @@ def port(target: Target, progress: Progress) -> Port:
     spell_input = lambda value: spell(value, params)  # noqa: E731
     progress(f"port: reading the input function {target.input_fn.spelled}")
     plan = plan_input(target.input_fn, params, spell_input)
+    eval_plan = plan_input(target.eval_input_fn, params, spell_input, role="eval") if target.eval_input_fn else None
     progress("port: tracing model_fn in TRAIN, EVAL and PREDICT modes")
     problems: list[Problem] = []
     traces = {}
@@ -280,6 +296,8 @@ def port(target: Target, progress: Progress) -> Port:
     loss = build_program(GraphView(train.graph, [train.spec.loss], loss_known, train.calls, spelled, influence=influence), twins(), Names())
     referenced = re.findall(f"{FRONTIER}(.+?){FRONTIER}", "\n".join([*loss.statements, loss.expressions.get(train.spec.loss.name, "")]))
     frontier = [train.graph.get_tensor_by_name(name) for name in dict.fromkeys(referenced)]
+    metrics, metric_notes = _metric_programs(traces["eval"], train, spelled, influence)
+    metric_frontier = [twin for metric in metrics for _, twin in metric.frontier]
     predictions = _predictions(infer)
     mapped, tails, cuts = {}, {}, []
     for key, tensor in predictions.items():
@@ -291,7 +309,7 @@ def port(target: Target, progress: Progress) -> Port:
             cuts += _cut(train, tensor)
     names = Names()
     outputs: dict[str, str] = {}
-    forward_targets = [*frontier, *mapped.values(), *(twin for _, twin in cuts)]
+    forward_targets = [*frontier, *mapped.values(), *(twin for _, twin in cuts), *metric_frontier]
     forward = build_program(GraphView(train.graph, forward_targets, feature_exprs, train.calls, spelled, influence=influence), twins(), names)
     tail = build_program(GraphView(infer.graph, list(tails.values()),
                                    {infer_tensor.name: forward.expressions.get(twin.name, "") for infer_tensor, twin in cuts},
@@ -306,6 +324,11 @@ def port(target: Target, progress: Progress) -> Port:
         sentinel = f"{FRONTIER}{tensor.name}{FRONTIER}"
         loss.statements = [line.replace(sentinel, f"outputs[{key!r}]") for line in loss.statements]
         loss.expressions = {name: text.replace(sentinel, f"outputs[{key!r}]") for name, text in loss.expressions.items()}
+    for metric in metrics:
+        for eval_name, tensor in metric.frontier:
+            key = next((k for k, t in mapped.items() if t.name == tensor.name), None) or snake(tensor.op.name)
+            outputs.setdefault(key, forward.expressions.get(tensor.name, "None"))
+            metric.replace(f"{FRONTIER}{eval_name}{FRONTIER}", f"outputs[{key!r}]")
     schedule = ScheduleWriter(train, spelled, influence)
     optimizers, selector, optimizer_problems = _optimizer_plans(target, train, plan.element_spec, spell_value, schedule)
     problems = forward.problems + tail.problems + loss.problems + optimizer_problems
@@ -326,15 +349,18 @@ def port(target: Target, progress: Progress) -> Port:
         twin_classes=[plan_.twin for plan_ in optimizers.values()], sample_features=_sample(plan.element_spec[0]),
         schedule_lines=schedule.lines,
         prediction="predictions" if hasattr(infer.spec.predictions, "op") else None,
+        metrics=[metric.code for metric in metrics],
         prediction_keys=list(predictions) or list(outputs),
     )
     literal = _json_params(params)
     pair = PairCode(origin=target.spec, sources=_sources(target), bindings=_bindings(target), params=literal,
                     params_source="_model_source.PARAMS" if len(literal) < len(params) and target.input_fn is not None
                     and "PARAMS" in target.values else None,
-                    variable_map=variable_map, input_code=plan.code, uses_input_arrays=plan.kind == "rewritten",
+                    variable_map=variable_map, input_code=plan.code + (f"\n\n{eval_plan.code}" if eval_plan else ""),
+                    uses_input_arrays="rewritten" in (plan.kind, eval_plan.kind if eval_plan else ""),
                     values={})
-    conversions = [plan.conversion, *forward.conversions, *tail.conversions, *loss.conversions,
+    conversions = [plan.conversion, *(metric.conversion for metric in metrics), *forward.conversions, *tail.conversions,
+                   *loss.conversions,
                    *schedule.conversions, *(plan_.conversion for plan_ in optimizers.values())]
     notes = [note for note in (plan.note,) if note]
     if any("Dropout" in layer.constructor for layer in layers):
@@ -342,7 +368,7 @@ def port(target: Target, progress: Progress) -> Port:
                      "statistical mode (`migrate parity --mode statistical`); the exact check needs the rate at 0")
     if selector:
         notes.append(f"params[{selector!r}] selects the optimizer, as in the model_fn: {', '.join(optimizers)}")
-    notes.append("EVAL metrics are not carried over yet: `test_step` reports the loss only")
+    notes += metric_notes
     transforms = sorted({weight[1] for layer in layers for weight in layer.weights.values() if isinstance(weight, tuple)})
     options = {}
     if transforms:
@@ -361,6 +387,61 @@ def _keras_path(layer: str, weight):
         paths = [f"{MODEL_NAME}/{layer}/{path}" for path in paths] if isinstance(paths, list) else f"{MODEL_NAME}/{layer}/{paths}"
         return paths, transform
     return f"{MODEL_NAME}/{layer}/{weight}"
+
+
+METRICS = {"tf.compat.v1.metrics.accuracy": "keras.metrics.Accuracy", "tf.compat.v1.metrics.mean": "keras.metrics.Mean"}
+"""TF1 metric → the Keras metric computing the same running value (a total over a count)."""
+
+
+class MetricProgram:
+    """One EVAL metric as test_step code: the lines computing its arguments and the Keras metric updated with them."""
+
+    def __init__(self, name: str, call, program, arguments: list[str], frontier: list) -> None:
+        self.name, self.call, self.frontier = name, call, frontier
+        self.lines, self.arguments = list(program.statements), arguments
+        attribute = f"metric_{snake(name)}"
+        self.code = MetricCode(name, attribute, f"{METRICS[call.api]}(name={name!r})", self.lines, self.arguments)
+        self.conversion = Conversion(call.where, f"{call.api} ({name!r}, EVAL)", f"{METRICS[call.api]}(name={name!r})",
+                                     "training")
+
+    def replace(self, old: str, new: str) -> None:
+        self.code.lines[:] = [line.replace(old, new) for line in self.code.lines]
+        self.code.arguments[:] = [argument.replace(old, new) for argument in self.code.arguments]
+
+
+def _metric_programs(evaluation: ModeTrace, train: ModeTrace, params: dict, influence: dict) -> tuple[list, list[str]]:
+    """The EVAL metrics with a Keras twin, written over the labels and the forward outputs; notes for the others."""
+    metric_ops = evaluation.spec.eval_metric_ops or {}
+    label_exprs = _structure_exprs(evaluation.labels, "labels")
+    dependent = _dependent_on(evaluation.graph, tf.nest.flatten(evaluation.labels))
+    known = {}
+    for op in evaluation.graph.get_operations():
+        if op.name not in dependent and op.type not in ("Const", "VarHandleOp", "VariableV2", "ReadVariableOp"):
+            known.update({tensor.name: f"{FRONTIER}{tensor.name}{FRONTIER}" for tensor in op.outputs})
+    known.update(label_exprs)
+    programs, notes, names = [], [], Names({"loss"})
+    for name, pair in metric_ops.items():
+        value = pair[0] if isinstance(pair, (tuple, list)) else pair
+        call = next((c for c in evaluation.calls if c.api in METRICS and isinstance(c.result, (tuple, list))
+                     and c.result[0] is value), None)
+        if call is None or call.arguments.get("weights") is not None:
+            notes.append(f"the EVAL metric {name!r} has no Keras twin here: the evaluation stage compares the others")
+            continue
+        tensors = [call.arguments["labels"], call.arguments["predictions"]] if "labels" in call.arguments \
+            else [call.arguments["values"]]
+        program = build_program(GraphView(evaluation.graph, tensors, known, evaluation.calls, params, influence=influence),
+                                twins(), names)
+        arguments = [program.expressions.get(tensor.name) for tensor in tensors]
+        text = "\n".join([*program.statements, *filter(None, arguments)])
+        frontier = []
+        for eval_name in dict.fromkeys(re.findall(f"{FRONTIER}(.+?){FRONTIER}", text)):
+            twin = _counterpart(train.graph, evaluation.graph.get_tensor_by_name(eval_name), strict=True)
+            frontier.append((eval_name, twin))
+        if program.problems or None in arguments or any(twin is None for _, twin in frontier):
+            notes.append(f"the EVAL metric {name!r} reads what the TRAIN graph does not compute: not carried over")
+            continue
+        programs.append(MetricProgram(name, call, program, arguments, frontier))
+    return programs, notes
 
 
 def _trainable(trace: ModeTrace) -> list:
@@ -397,13 +478,19 @@ def _sources(target: Target) -> dict[str, tuple[str, str | None]]:
     sources = {"_model_source": _source_spec(target.model_fn)}
     if target.input_fn is not None and _source_spec(target.input_fn) != sources["_model_source"]:
         sources["_input_source"] = _source_spec(target.input_fn)
+    if target.eval_input_fn is not None and _source_spec(target.eval_input_fn) != sources["_model_source"]:
+        sources["_eval_source"] = _source_spec(target.eval_input_fn)
     return sources
 
 
 def _bindings(target: Target) -> dict[str, str]:
     input_owner = "_input_source" if target.input_fn is not None and _source_spec(target.input_fn) != \
         _source_spec(target.model_fn) else "_model_source"
-    return {"model_fn": f"_model_source.{target.model_fn.name}", USER_INPUT: f"{input_owner}.{target.input_fn.name}"}
+    bindings = {"model_fn": f"_model_source.{target.model_fn.name}", USER_INPUT: f"{input_owner}.{target.input_fn.name}"}
+    if target.eval_input_fn is not None:
+        owner = "_model_source" if _source_spec(target.eval_input_fn) == _source_spec(target.model_fn) else "_eval_source"
+        bindings["user_eval_input"] = f"{owner}.{target.eval_input_fn.name}"
+    return bindings
 
 
 PORTER = Porter("traced model_fn", claims=lambda target: True, port=port, priority=1000)
