@@ -30,7 +30,7 @@ REFUSED_MODULES = {
     "tensorflow_estimator.python.estimator.canned.boosted_trees": (
         "boosted trees grow trees, not weights: no step parity is possible, and the TensorFlow Decision Forests "
         "port would need tensorflow-decision-forests on both TF 2.15 and 2.21, which does not install here "
-        "(see migrate/port/canned/README.md)"),
+        "(see examples/canned_estimators/README.md)"),
     "tensorflow_estimator.python.estimator.canned.baseline": "baseline estimators are not ported yet",
     "tensorflow_estimator.python.estimator.canned.kmeans": "k-means is not a gradient-trained model",
 }

@@ -20,7 +20,7 @@ DEFAULTS = {
     "AdagradOptimizer": {"initial_accumulator_value": 0.1},
     "AdamOptimizer": {"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8},
     "FtrlOptimizer": {"learning_rate_power": -0.5, "initial_accumulator_value": 0.1, "l1_regularization_strength": 0.0,
-                      "l2_regularization_strength": 0.0, "l2_shrinkage_regularization_strength": 0.0, "beta": None},
+                      "l2_regularization_strength": 0.0, "l2_shrinkage_regularization_strength": 0.0, "beta": 0.0},
     "MomentumOptimizer": {"use_nesterov": False},
     "RMSPropOptimizer": {"decay": 0.9, "momentum": 0.0, "epsilon": 1e-10, "centered": False},
 }
