@@ -23,7 +23,7 @@ pathspec is imported only when a pattern could match a name the walk meets
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fnmatch import fnmatchcase
 from typing import NamedTuple
 
@@ -50,16 +50,16 @@ class PatternSet:
 
     def __init__(self, base: str, lines: Sequence[str]) -> None:
         self.base, self.lines = base, list(lines)
-        self._last: list[str | None] = []
-        """Each pattern's last component as an fnmatch glob, or None when it is beyond that test."""
+        self._last: list[Callable[[str], bool] | None] = []
+        """Each pattern's test of a name against its last component, or None when it is beyond that test."""
         for line in self.lines:
             last = line.rstrip().lstrip("!").rstrip("/").rpartition("/")[2]
             simple = last and "**" not in last and not any(character in last for character in "\\[]")
-            self._last.append(last if simple else None)
+            self._last.append(_name_test(last) if simple else None)
         self._spec = None
 
     def could_match(self, name: str) -> bool:
-        return any(glob is None or fnmatchcase(name, glob) for glob in self._last)
+        return any(test is None or test(name) for test in self._last)
 
     def check(self, path: str, is_directory: bool) -> bool | None:
         """True ignored, False re-included (`!pattern`), None no pattern speaks of the entry at real path `path`
@@ -86,13 +86,28 @@ class PatternSet:
         if relative is None or relative == ".":
             return None
         parts = relative.split("/")
-        relevant = [line for line, glob in zip(self.lines, self._last)
-                    if glob is None or any(fnmatchcase(part, glob) for part in parts)]
+        relevant = [line for line, test in zip(self.lines, self._last)
+                    if test is None or any(test(part) for part in parts)]
         if not relevant:
             return None
         if all(_is_plain_path(line) for line in relevant):
             return any(_plain_path_covers(line.strip().rstrip("/"), relative, parts) for line in relevant) or None
         return self.check(path, True)
+
+
+def _name_test(glob: str) -> Callable[[str], bool]:
+    """`fnmatchcase(name, glob)` for one path component, without compiling a regular expression for the common
+    shapes (`build`, `*.egg-info`, `tmp*`): a walk meets few names, and each compile costs more than all its tests."""
+    wildcards = sum(glob.count(character) for character in "*?")
+    if wildcards == 0:
+        return glob.__eq__
+    if wildcards == 1 and glob.startswith("*"):
+        suffix = glob[1:]
+        return lambda name: name.endswith(suffix)
+    if wildcards == 1 and glob.endswith("*"):
+        prefix = glob[:-1]
+        return lambda name: name.startswith(prefix)
+    return lambda name: fnmatchcase(name, glob)
 
 
 def _is_plain_path(pattern: str) -> bool:

@@ -84,14 +84,15 @@ def _walk(path: str, followed: list[str], exclusions: Exclusions) -> Iterator[So
     stack = [(path, root, ignores)]
     while stack:
         directory, real_directory, ignores = stack.pop()
-        own = exclusions.ignore_in(directory)
-        if own is not None:
-            ignores = (*ignores, own)
         try:
             entries = sorted(os.scandir(directory), key=lambda entry: entry.name, reverse=True)
         except OSError as error:
             yield FileResult(directory, skipped=f"unreadable directory: {error.strerror or error}")
             continue
+        if exclusions.respect_gitignore and any(entry.name == ".gitignore" for entry in entries):
+            own = exclusions.ignore_in(directory)
+            if own is not None:
+                ignores = (*ignores, own)
         for entry in entries:
             item = _classify(entry, root, naming_root, real_directory, walked, exclusions, ignores)
             if entry.is_symlink() and not isinstance(item, FileResult) and item is not None:
