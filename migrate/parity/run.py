@@ -26,7 +26,15 @@ from migrate.parity import trace as traces
 from migrate.parity.advice import ignored_optimizer, optimizer_advice
 from migrate.parity.compare import compare_events, compare_losses, compare_metrics
 from migrate.parity.config import ParityConfig
-from migrate.parity.mapping import FORGET_BIAS_NOTE, MappingError, Match, Weight, infer_mapping, to_keras_layout
+from migrate.parity.mapping import (
+    FORGET_BIAS_NOTE,
+    MappingError,
+    Match,
+    Weight,
+    infer_mapping,
+    split_variable_map,
+    to_keras_layout,
+)
 from migrate.parity.pair import Pair, PairError
 from migrate.parity.read_params import ReadParams, unread
 from migrate.parity.result import ParityResult
@@ -106,11 +114,7 @@ def mapping_for(pair: Pair, legacy: list[Weight], modern: list[Weight], legacy_c
 
     `variable_map` rows naming the TF1 `state` (moving statistics) belong to `state_mapping_for`.
     """
-    variable_map = pair.value("variable_map")
-    if isinstance(variable_map, dict) and state:
-        names = {weight.name for weight in state}
-        variable_map = {key: value for key, value in variable_map.items()
-                        if not all(str(part).split(":", 1)[0] in names for part in (key if isinstance(key, tuple) else (key,)))}
+    variable_map, _ = split_variable_map(pair.value("variable_map"), {weight.name for weight in state})
     try:
         return infer_mapping(legacy, modern, variable_map, legacy_constants=legacy_constants,
                              modern_constants=modern_constants)
@@ -126,13 +130,9 @@ def state_mapping_for(pair: Pair, legacy: list[Weight], modern: list[Weight]) ->
     """
     if not legacy:
         return [], None  # a Keras-only state (batch norm TF1 lacks) shows in the forward pass, not here
-    variable_map = pair.value("variable_map")
-    if isinstance(variable_map, dict):
-        names = {weight.name for weight in legacy}
-        variable_map = {key: value for key, value in variable_map.items()
-                        if all(str(part).split(":", 1)[0] in names for part in (key if isinstance(key, tuple) else (key,)))}
+    _, variable_map = split_variable_map(pair.value("variable_map"), {weight.name for weight in legacy})
     try:
-        return infer_mapping(legacy, modern, variable_map or None), None
+        return infer_mapping(legacy, modern, variable_map), None
     except MappingError as error:
         return [], f"the non-trainable state is not compared: {error}"
 

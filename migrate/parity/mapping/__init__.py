@@ -56,12 +56,12 @@ from migrate.parity.mapping.records import (
     to_tf1_layout,
     unique_names,
 )
-from migrate.parity.mapping.variable_map import variable_map_rows
+from migrate.parity.mapping.variable_map import split_variable_map, variable_map_rows
 from migrate.parity.transforms.base import show_shape
 
 __all__ = [
     "FORGET_BIAS_NOTE", "MappingError", "Match", "Shape", "VariableMap", "Weight", "infer_mapping", "mapping_table",
-    "normalise", "show_shape", "to_keras_layout", "to_tf1_layout", "unique_names",
+    "normalise", "show_shape", "split_variable_map", "to_keras_layout", "to_tf1_layout", "unique_names",
 ]
 
 

@@ -158,3 +158,19 @@ def _row_problem(sources: tuple[Weight, ...], targets: tuple[Weight, ...], trans
             hint = ""
         return f"variable_map maps {what}: the shapes differ{hint}"
     return None
+
+
+def split_variable_map(variable_map: VariableMap | None, names: set[str]) -> tuple[VariableMap | None, VariableMap | None]:
+    """(the rows naming other TF1 variables, the rows naming only `names`) of a dict `variable_map`.
+
+    `migrate parity` maps the trainable variables and the non-trainable state (moving statistics) apart, from
+    one `variable_map`. A callable answers for whatever it is asked about: it goes to both.
+    """
+    if not isinstance(variable_map, Mapping):
+        return variable_map, variable_map
+
+    def named(key: object) -> bool:
+        return all(normalise(str(part)) in names for part in (key if isinstance(key, tuple) else (key,)))
+
+    rest = {key: value for key, value in variable_map.items() if not named(key)}
+    return rest or None, {key: value for key, value in variable_map.items() if named(key)} or None

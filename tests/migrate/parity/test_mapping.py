@@ -10,6 +10,7 @@ from migrate.parity.mapping import (
     infer_mapping,
     mapping_table,
     normalise,
+    split_variable_map,
     to_keras_layout,
     to_tf1_layout,
     unique_names,
@@ -308,3 +309,13 @@ def test_the_table_shows_each_rows_transform_and_how_it_was_matched():
     assert lines[0].split() == ["TF1", "variable", "shape", "Keras", "weight", "shape", "transform", "matched", "by"]
     assert lines[1].split() == ["dense/kernel", "(2,", "3)", "dense/kernel", "(2,", "3)", "-", "name"]
     assert lines[2].split() == ["out/w", "(4,", "3)", "logits/kernel", "(3,", "4)", "transposed_dense", "unique", "shape"]
+
+
+def test_one_variable_map_serves_the_trainable_mapping_and_the_moving_statistics():
+    variable_map = {"bn/gamma": "norm/gamma", "bn/moving_mean:0": "norm/moving_mean", ("a", "b"): ("c", "concat")}
+    trainable, state = split_variable_map(variable_map, {"bn/moving_mean", "bn/moving_variance"})
+    assert trainable == {"bn/gamma": "norm/gamma", ("a", "b"): ("c", "concat")}
+    assert state == {"bn/moving_mean:0": "norm/moving_mean"}
+    rename = lambda name: name  # noqa: E731
+    assert split_variable_map(rename, {"bn/moving_mean"}) == (rename, rename)
+    assert split_variable_map({"bn/gamma": "norm/gamma"}, {"bn/moving_mean"}) == ({"bn/gamma": "norm/gamma"}, None)
