@@ -161,9 +161,10 @@ class ModernSide:
     @property
     def state(self) -> list[Weight]:
         """The non-trainable weights (batch-norm moving statistics) in creation order, as `weights` lists the others."""
-        variables = state_variables(self.model)
+        variables, owners = state_variables(self.model), layer_classes(self.model)
         names = unique_names([weight_path(v) for v in variables])
-        return [Weight(name, tuple(v.shape), tf.as_dtype(v.dtype).name) for name, v in zip(names, variables)]
+        return [Weight(name, tuple(v.shape), tf.as_dtype(v.dtype).name, owners.get(id(v), ""), creation_rank(v))
+                for name, v in zip(names, variables)]
 
     def snapshot(self, model: keras.Model) -> dict[str, np.ndarray]:
         """Every trainable and state weight of `model`, by the first build's names."""

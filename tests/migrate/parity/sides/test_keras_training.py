@@ -86,3 +86,13 @@ def test_a_train_step_that_reports_no_loss_says_what_to_return():
     recorder = Losses(StepLoss(built).read)
     with pytest.raises(LossNotReported, match=r"return \{'step_loss': loss, \*\*metrics\}"):
         built.fit(*DATA, batch_size=4, epochs=1, callbacks=[recorder], verbose=0, shuffle=False)
+
+
+def test_an_output_transform_is_a_known_name_or_a_function():
+    from migrate.parity.sides.output_transforms import UnknownTransform, resolve
+
+    name, softmax = resolve("softmax")
+    assert name == "softmax" and np.allclose(np.sum(softmax(tf.constant([[1.0, 2.0]])).numpy()), 1.0)
+    assert resolve(tf.math.tanh)[0] == "tanh" and resolve(None) is None
+    with pytest.raises(UnknownTransform, match="OUTPUT_TRANSFORM 'argmax' is not one of softmax, sigmoid"):
+        resolve("argmax")
