@@ -15,10 +15,13 @@ that differs and by how much (max |Δ|, ulp, relative):
   still within tolerance (a difference too small to move the loss).
 
 All differences of at most `ROUNDING_ULPS` ulp are called a rounding-level
-difference, with the option that accepts it.
+difference, with the option that accepts it. When the weights had already
+parted, each side's replay also kept a digest of every variable after every
+step, so the step where they first parted is found and replayed to as well.
 """
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -41,6 +44,21 @@ def differing(matches: Sequence[Match], legacy: Mapping[str, Any], modern: Mappi
             if not diff.none:
                 found.append((match, diff))
     return found
+
+
+def digest(values: Mapping[str, Any]) -> dict[str, str]:
+    """A short fingerprint of each array's bytes: equal fingerprints, equal values (kept every step, cheaply)."""
+    return {name: hashlib.sha1(np.ascontiguousarray(value).tobytes()).hexdigest()[:16] for name, value in values.items()}
+
+
+def first_parting(matches: Sequence[Match], legacy: Mapping[int, Mapping[str, str]],
+                  modern: Mapping[int, Mapping[str, str]]) -> int | None:
+    """The first step after which some matched variable's digests differ (both keyed by Keras name), or None."""
+    for step in sorted(set(legacy) & set(modern)):
+        if any(legacy[step].get(m.modern.name) != modern[step].get(m.modern.name) for m in matches
+               if m.modern.name in legacy[step] and m.modern.name in modern[step]):
+            return step
+    return None
 
 
 def _first(found: list[tuple[Match, Difference]]) -> str:
@@ -79,9 +97,16 @@ def locate(
         message = (f"the weights already differ before step {step} (the losses were still within tolerance): first "
                    f"{_first(before)}; after step {step}: " + (_first(after) if after else "identical"))
     sizes = [d.ulps for _, d in before + after] + ([loss.ulps] if not loss.none else [])
-    if sizes and max(sizes) <= ROUNDING_ULPS:
-        names = sorted({m.legacy.name for m, _ in before + after})
-        details["rounding_level"] = True
-        message += (f"; this differs at rounding level (≤ {max(sizes):.0f} ulp" + (f": {', '.join(names)}" if names else "")
-                    + f"): the same computation summed in another order; accept it with {ACCEPT_ROUNDING}")
+    details["rounding_level"] = bool(sizes) and max(sizes) <= ROUNDING_ULPS
     return message, details
+
+
+def rounding_note(details: Mapping[str, Any]) -> str | None:
+    """The sentence that calls `locate`'s findings rounding-level and names the option, or None when they are not."""
+    if not details.get("rounding_level"):
+        return None
+    rows = details["before"] + details["after"]
+    largest = max([row["ulp"] for row in rows] + ([details["loss"]["ulp"]] if details["loss"]["ulp"] else []))
+    names = sorted({row["tf1"] for row in rows})
+    return (f"this differs at rounding level (≤ {largest:.0f} ulp" + (f": {', '.join(names)}" if names else "")
+            + f"): the same computation summed in another order; accept it with {ACCEPT_ROUNDING}")

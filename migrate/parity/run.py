@@ -179,28 +179,51 @@ class Run:
     def locate_divergence(self, modern, matches: list[Match], state_matches: list[Match], step: int,
                           recorded: tuple[float | None, float | None]) -> tuple[str, dict[str, Any]] | None:
         """Replay both sides to `step` and compare every variable before and after it (`divergence.locate`)."""
-        from migrate.parity.sides import legacy_side
 
         if not hasattr(self, "legacy_prepared"):
             return ("not located: the legacy side comes from a trace; run both sides on TF 2.15 to compare the "
                     "variables at that step"), {}
         self.progress(f"[locate] replaying both sides to step {step} to compare every variable before and after it")
-        quiet = lambda message: None  # noqa: E731
-        capture = (step - 1, step)
-        legacy = legacy_side.train(self.pair, self.legacy_params, self.config.seed, self.legacy_prepared, step,
-                                   quiet, capture, model_dir=self.workdir / f"replay-{step}")
-        modern_run = modern.replay(matches, self.initial_weights, step, capture)
-        if any(point not in legacy["captured"] or point not in modern_run["captured"] for point in capture):
-            return None
-        replayed = (losses_from_json(legacy["losses"]).get(step), losses_from_json(modern_run["losses"]).get(step))
         everything = matches + state_matches
-        in_keras_layout = {point: to_keras_layout(everything, values) for point, values in legacy["captured"].items()}
-        message, details = divergence.locate(step, everything, in_keras_layout, modern_run["captured"], *replayed)
+        replay = self.replay(modern, matches, everything, step, digests=True)
+        if replay is None:
+            return None
+        replayed, legacy_values, modern_values, digests = replay
+        message, details = divergence.locate(step, everything, legacy_values, modern_values, *replayed)
+        parted = divergence.first_parting(everything, *digests) if details["verdict"] == "weights before" else None
+        if parted is not None and parted < step - 1:
+            self.progress(f"[locate] the weights first part at step {parted}: replaying to it")
+            earlier = self.replay(modern, matches, everything, parted, digests=False)
+            if earlier is not None:
+                earlier_message, earlier_details = divergence.locate(parted, everything, *earlier[1:3], *earlier[0])
+                message += f"; they first part at step {parted}: {earlier_message}"
+                details["first_parting"] = earlier_details
+        if (note := divergence.rounding_note(details)) is not None:
+            message += f"; {note}"
         if replayed != recorded:
             message += (f" (caution: the replay's step-{step} losses {replayed[0]!r} / {replayed[1]!r} are not the run's "
                         f"{recorded[0]!r} / {recorded[1]!r}: a side is not deterministic)")
             details["replay_reproduced"] = False
         return message, details
+
+    def replay(self, modern, matches: list[Match], everything: list[Match], step: int, *, digests: bool):
+        """Both sides again from the initial weights to `step`: (the step's losses, each side's snapshots after
+        step−1 and step in the Keras layout, each side's digests of every step), None if a side stopped short."""
+        from migrate.parity.sides import legacy_side
+
+        capture = (step - 1, step)
+        keras_layout = lambda values: to_keras_layout(everything, values)  # noqa: E731
+        legacy = legacy_side.train(
+            self.pair, self.legacy_params, self.config.seed, self.legacy_prepared, step, lambda message: None,
+            capture, model_dir=self.workdir / f"replay-{step}-{len(list(self.workdir.glob('replay-*')))}",
+            digest=(lambda values: divergence.digest(keras_layout(values))) if digests else None)
+        modern_run = modern.replay(matches, self.initial_weights, step, capture,
+                                   divergence.digest if digests else None)
+        if any(point not in legacy["captured"] or point not in modern_run["captured"] for point in capture):
+            return None
+        losses = (losses_from_json(legacy["losses"]).get(step), losses_from_json(modern_run["losses"]).get(step))
+        legacy_values = {point: keras_layout(values) for point, values in legacy["captured"].items()}
+        return losses, legacy_values, modern_run["captured"], (legacy["digests"], modern_run["digests"])
 
     def load_legacy(self, recorded: dict) -> None:
         self.legacy = from_json_record(recorded["sides"]["legacy"])

@@ -294,7 +294,9 @@ class LossRecorderHook(tf.compat.v1.train.SessionRunHook):
     `capture` are snapshotted too (0 is the start), for a replay that locates a divergence.
     """
 
-    def __init__(self, progress: Progress, total: int, state_names: list[str] = (), capture: tuple[int, ...] = ()) -> None:
+    def __init__(self, progress: Progress, total: int, state_names: list[str] = (), capture: tuple[int, ...] = (),
+                 digest: Callable[[dict], dict] | None = None) -> None:
+        self.digest, self.digests = digest, {}
         self.events: list[dict] = []
         self.after_first_step: dict[str, np.ndarray] = {}
         self.first_update_step: int | None = None
@@ -331,8 +333,12 @@ class LossRecorderHook(tf.compat.v1.train.SessionRunHook):
             values = run_context.session.run(self._tracked)
             if any(not np.array_equal(values[name], self.initial[name]) for name in self._trainable):
                 self.first_update_step, self.after_first_step = self.step - self.start, values
-        if self.step - self.start in self.capture:
-            self.captured[self.step - self.start] = values if values is not None else run_context.session.run(self._tracked)
+        if self.step - self.start in self.capture or self.digest is not None:
+            values = values if values is not None else run_context.session.run(self._tracked)
+            if self.step - self.start in self.capture:
+                self.captured[self.step - self.start] = values
+            if self.digest is not None:
+                self.digests[self.step - self.start] = self.digest(values)
         if self.step % self.every == 0 or self.step == self.total:
             self.progress(f"  legacy step {self.step}/{self.total}  loss {loss:.6f}")
         if run_context.stop_requested:
@@ -360,15 +366,16 @@ def estimator(pair: Pair, params: dict, seed: int, model_dir: Path) -> tf.estima
 
 
 def train(pair: Pair, params: dict, seed: int, prepared: dict, steps: int, progress: Progress,
-          capture: tuple[int, ...] = (), model_dir: Path | None = None) -> dict[str, Any]:
+          capture: tuple[int, ...] = (), model_dir: Path | None = None,
+          digest: Callable[[dict], dict] | None = None) -> dict[str, Any]:
     """Train `steps` steps from the step-0 checkpoint: losses, events, the variables after the first update, and a
-    snapshot after each step in `capture` (under "captured", not traced). `model_dir` other than the prepared one
-    starts there from the same step-0 checkpoint (a replay)."""
+    snapshot after each step in `capture` (under "captured", not traced; with `digest`, its digest of every step
+    under "digests"). `model_dir` other than the prepared one starts there from the same step-0 checkpoint (a replay)."""
     if model_dir is not None:
         model_dir.mkdir(parents=True, exist_ok=True)
         tf.compat.v1.train.update_checkpoint_state(str(model_dir), prepared["checkpoint"])
     hooks = list(pair.call("legacy_hooks", params)) if pair.has("legacy_hooks") else []
-    recorder = LossRecorderHook(progress, steps, prepared.get("state_names", ()), capture)
+    recorder = LossRecorderHook(progress, steps, prepared.get("state_names", ()), capture, digest)
     nan_at = None
     try:
         estimator(pair, params, seed, model_dir or prepared["model_dir"]).train(
@@ -385,6 +392,7 @@ def train(pair: Pair, params: dict, seed: int, prepared: dict, steps: int, progr
         "steps_run": len(losses),
         "nan_at": nan_at,
         "captured": recorder.captured,
+        "digests": recorder.digests,
     }
 
 

@@ -78,8 +78,10 @@ class LossRecorder(keras.callbacks.Callback):
     """
 
     def __init__(self, step_loss: Callable[[dict], float], snapshot: Callable[[Any], dict[str, np.ndarray]],
-                 trainable: list[str], progress: Progress, total: int, capture: tuple[int, ...] = ()) -> None:
+                 trainable: list[str], progress: Progress, total: int, capture: tuple[int, ...] = (),
+                 digest: Callable[[dict], dict] | None = None) -> None:
         super().__init__()
+        self.digest, self.digests = digest, {}
         self.step_loss, self.snapshot, self.trainable = step_loss, snapshot, trainable
         self.progress, self.total, self.every = progress, total, max(1, total // 10)
         self.capture = set(capture)
@@ -109,8 +111,12 @@ class LossRecorder(keras.callbacks.Callback):
             values = self.snapshot(self.model)
             if any(not np.array_equal(values[name], self.initial[name]) for name in self.trainable):
                 self.first_update_step, self.after_first_step = self.step - self.start, values
-        if self.step - self.start in self.capture:
-            self.captured[self.step - self.start] = values if values is not None else self.snapshot(self.model)
+        if self.step - self.start in self.capture or self.digest is not None:
+            values = values if values is not None else self.snapshot(self.model)
+            if self.step - self.start in self.capture:
+                self.captured[self.step - self.start] = values
+            if self.digest is not None:
+                self.digests[self.step - self.start] = self.digest(values)
         if self.step % self.every == 0 or self.step == self.total:
             self.progress(f"  modern step {self.step}/{self.total}  loss {loss:.6f}")
         if self.model.stop_training:
@@ -259,12 +265,12 @@ class ModernSide:
         return result
 
     def train(self, steps: int, progress: Progress, capture: tuple[int, ...] = (),
-              model: keras.Model | None = None) -> dict[str, Any]:
+              model: keras.Model | None = None, digest: Callable[[dict], dict] | None = None) -> dict[str, Any]:
         """`fit` for `steps` steps with the pair's callbacks: each step's loss, the events, the weights after the
         first step that updates them, and a snapshot after each step in `capture` (under "captured", not traced)."""
         model = model or self.model
         callbacks = list(self.pair.call("modern_callbacks", self.params)) if self.pair.has("modern_callbacks") else []
-        recorder = LossRecorder(StepLoss(model).read, self.snapshot, self.names, progress, steps, capture)
+        recorder = LossRecorder(StepLoss(model).read, self.snapshot, self.names, progress, steps, capture, digest)
         try:
             model.fit(self.pair.call("train_dataset", self.params), epochs=1, steps_per_epoch=steps,
                       callbacks=[*callbacks, recorder], verbose=0)
@@ -278,13 +284,15 @@ class ModernSide:
             "first_update_step": recorder.first_update_step,
             "steps_run": len(losses),
             "captured": recorder.captured,
+            "digests": recorder.digests,
         }
 
     def replay(self, matches: list[Match], initial_weights: dict[str, np.ndarray], steps: int,
-               capture: tuple[int, ...]) -> dict[str, Any]:
-        """Train a fresh model from the initial weights again for `steps` steps, snapshotting the `capture` steps."""
+               capture: tuple[int, ...], digest: Callable[[dict], dict] | None = None) -> dict[str, Any]:
+        """Train a fresh model from the initial weights again for `steps` steps, snapshotting the `capture` steps
+        (and digesting every step with `digest`)."""
         model = self.fresh_model(matches, initial_weights)()
-        return self.train(steps, lambda message: None, capture, model)
+        return self.train(steps, lambda message: None, capture, model, digest)
 
     def evaluate(self) -> dict[str, float]:
         metrics = self.model.evaluate(self.pair.call("eval_dataset", self.params), verbose=0, return_dict=True)

@@ -65,18 +65,22 @@ def test_a_train_step_that_reports_no_loss_is_told_what_to_return(tmp_path, caps
     assert "return the step's own loss from train_step, e.g. `return {'step_loss': loss" in capsys.readouterr().err
 
 
-def test_a_loss_that_differs_alone_at_a_later_step_is_located_at_rounding_level(tmp_path):
-    code, text = run(tmp_path, "--param", "keras_skew_loss_at=3")
+def test_a_later_divergence_is_located_back_to_the_step_where_the_weights_first_part(tmp_path):
+    """The moving mean is nudged by 2^-20 after step 2 (the losses do not see it), the loss skewed at step 4."""
+    code, text = run(tmp_path, "--param", "keras_nudge_state_at=2", "--param", "keras_skew_loss_at=4")
     summary = json.loads(text)
     assert code == 1 and summary["first_failing_stage"] == "n-steps"
     message = summary["failures"][0]
-    assert "first step beyond tolerance is 3" in message
-    assert "at step 3 only the reported loss differs" in message
-    assert "every variable and state is identical before and after the step" in message
-    assert "differs at rounding level (≤ 3 ulp)" in message and "--schedule rounding" in message
+    assert "first step beyond tolerance is 4" in message
+    assert ("the weights already differ before step 4 (the losses were still within tolerance): first "
+            "dnn/norm/moving_mean (Keras norm/moving_mean)") in message
+    assert ("they first part at step 2: the weights are identical before step 2; after it the first that differs is "
+            "dnn/norm/moving_mean") in message
+    assert "this differs at rounding level (≤ 12 ulp: dnn/norm/moving_mean)" in message and "--schedule rounding" in message
     assert "the Keras side already runs TF1's update (its TF1-exact twins)" in message
     assert "GradientDescentOptimizer and AdagradOptimizer" in message
-    assert summary["stages"][3]["divergence"]["verdict"] == "loss only"
+    divergence = summary["stages"][3]["divergence"]
+    assert divergence["verdict"] == "weights before" and divergence["first_parting"]["step"] == 2
 
 
 def test_an_optimizer_flag_the_pair_ignores_is_refused_before_training(tmp_path, capsys):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from migrate.parity.difference import difference
-from migrate.parity.divergence import locate
+from migrate.parity.divergence import digest, first_parting, locate, rounding_note
 from migrate.parity.mapping import Match, Weight
 
 MATCHES = [Match(Weight("dense/kernel", (2,)), Weight("dense/kernel", (2,)), "name"),
@@ -32,11 +32,24 @@ def test_the_first_update_that_differs_is_named_with_its_size():
     assert details["verdict"] == "update"
     assert message.startswith("the weights are identical before step 4; after it the first that differs is "
                               "norm/moving_mean (Keras norm/moving_mean): max |Δ| 1.19209e-07, 2 ulp")
-    assert "differs at rounding level (≤ 2 ulp: norm/moving_mean)" in message
+    assert rounding_note(details).startswith("this differs at rounding level (≤ 2 ulp: norm/moving_mean)")
 
 
 def test_weights_that_parted_earlier_are_said_to_differ_before_the_step():
     far = {**W, "dense/kernel": np.array([1.0, -1.0], np.float32)}
     message, details = locate(2, MATCHES, {1: W, 2: W}, {1: far, 2: far}, 0.5, 0.75)
-    assert details["verdict"] == "weights before" and "rounding" not in message
+    assert details["verdict"] == "weights before" and rounding_note(details) is None
     assert "the weights already differ before step 2 (the losses were still within tolerance): first dense/kernel" in message
+
+
+def test_a_loss_that_differs_over_identical_weights_is_said_to_be_the_only_difference():
+    loss = np.float32(0.5)
+    message, details = locate(3, MATCHES, {2: W, 3: W}, {2: W, 3: W}, float(loss), float(np.nextafter(loss, np.float32(np.inf))))
+    assert details["verdict"] == "loss only" and message.startswith("at step 3 only the reported loss differs")
+    assert rounding_note(details).startswith("this differs at rounding level (≤ 1 ulp)")
+
+
+def test_the_first_step_after_which_the_digests_part_is_found():
+    steps = {step: digest(W) for step in (1, 2, 3)}
+    parted = {**steps, 2: digest(nudged(W, "dense/kernel", 1)), 3: digest(nudged(W, "dense/kernel", 1))}
+    assert first_parting(MATCHES, steps, parted) == 2 and first_parting(MATCHES, steps, steps) is None

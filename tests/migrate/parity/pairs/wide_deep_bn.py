@@ -51,7 +51,8 @@ train_dataset = train_input_fn
 class VariantWideDeep(tf.keras.experimental.WideDeepModel):
     """Its own train_step, for the tests: `keras_quiet` reports the loss nowhere the engine reads it,
     `keras_nudge_at=k` scales the linear part's gradients by 1 + 2^-16 at step k (a last-bit update difference),
-    `keras_skew_loss_at=k` reports step k's loss 1 + 2^-22 times too large (the weights unchanged)."""
+    `keras_skew_loss_at=k` reports step k's loss 1 + 2^-22 times too large (the weights unchanged),
+    `keras_nudge_state_at=k` scales the batch norm's moving mean by 1 + 2^-20 after step k (the losses unchanged)."""
 
     def __init__(self, *args, params, **kwargs):
         super().__init__(*args, **kwargs)
@@ -72,6 +73,9 @@ class VariantWideDeep(tf.keras.experimental.WideDeepModel):
                 scale = tf.where(step == self.params["keras_nudge_at"], 1.0 + 2.0**-16, 1.0)
                 gradients = [gradient * scale for gradient in gradients]
             optimizer.apply_gradients(zip(gradients, part.trainable_variables))
+        if self.params.get("keras_nudge_state_at"):
+            moving_mean = self.dnn_model.get_layer("norm").moving_mean
+            moving_mean.assign(moving_mean * tf.where(step == self.params["keras_nudge_state_at"], 1.0 + 2.0**-20, 1.0))
         if self.params.get("keras_quiet"):
             return {}
         skew = tf.where(step == self.params.get("keras_skew_loss_at", 0), 1.0 + 2.0**-22, 1.0)
@@ -85,7 +89,7 @@ def build_model(params):
         tf.keras.Input((8,)), tf.keras.layers.Dense(6, name="hidden"),
         tf.keras.layers.BatchNormalization(name="norm"), tf.keras.layers.ReLU(), tf.keras.layers.Dense(1, name="out"),
     ], name="dnn")
-    own = any(params.get(key) for key in ("keras_quiet", "keras_nudge_at", "keras_skew_loss_at"))
+    own = any(params.get(key) for key in ("keras_quiet", "keras_nudge_at", "keras_skew_loss_at", "keras_nudge_state_at"))
     model = VariantWideDeep(linear, dnn, params=params) if own else tf.keras.experimental.WideDeepModel(linear, dnn)
     model.compile(optimizer=[GradientDescent(params["linear_learning_rate"]), Adagrad(params["dnn_learning_rate"])],
                   loss=tf.keras.losses.BinaryCrossentropy(from_logits=True))
