@@ -31,11 +31,25 @@ def context_results(
     known = {os.path.realpath(result.path) for result in scanned}
     loaded: list[FileResult] = []
     frontier = scanned
+    top_level: dict[str, bool] = {}
+    """First name of a dotted base → whether the project root has a module or package of that name."""
+
+    def in_project(dotted: str) -> bool:
+        first = dotted.partition(".")[0]
+        if first not in top_level:
+            top_level[first] = os.path.exists(os.path.join(root, first)) or os.path.isfile(os.path.join(root, first + ".py"))
+        return top_level[first]
+
     while frontier and len(loaded) < LIMIT:
+        candidates = sorted({base for result in frontier for info in result.classes for base in info.bases
+                             if base and "." in base and in_project(base)})
+        if not candidates:
+            break
         index = ClassIndex([*scanned, *loaded])
         found = []
-        for dotted in sorted({base for result in frontier for info in result.classes for base in info.bases
-                              if base and "." in base and index.resolve(base) is None}):
+        for dotted in candidates:
+            if index.resolve(dotted) is not None:
+                continue
             path = _module_file(root, dotted)
             if path is None or os.path.realpath(path) in known:
                 continue
