@@ -3,7 +3,7 @@
 pre-commit passes only the staged files: a new hook class whose base
 (`from pkg.base import BaseHook`) sits in an unchanged file would otherwise
 not be recognised as a hook. After the scan, every base that no scanned file
-defines is looked up as a module path under the project root
+defines is looked up as a module path under the project root or its `src/`
 (`pkg/base.py`, `pkg/base/__init__.py`); that file is analysed too, and its
 own bases in turn (up to `LIMIT` files). Context files feed the class
 hierarchy only: their findings and hooks are never reported.
@@ -27,7 +27,8 @@ def context_results(
     """The analysed files outside the scan that define bases of the scanned classes (and of theirs)."""
     if not project_root:
         return []
-    root = os.path.abspath(project_root)
+    roots = [path for path in (os.path.abspath(project_root), os.path.join(os.path.abspath(project_root), "src"))
+             if os.path.isdir(path)]
     known = {os.path.realpath(result.path) for result in scanned}
     loaded: list[FileResult] = []
     frontier = scanned
@@ -37,7 +38,8 @@ def context_results(
     def in_project(dotted: str) -> bool:
         first = dotted.partition(".")[0]
         if first not in top_level:
-            top_level[first] = os.path.exists(os.path.join(root, first)) or os.path.isfile(os.path.join(root, first + ".py"))
+            top_level[first] = any(os.path.exists(os.path.join(root, first)) or os.path.isfile(os.path.join(root, first + ".py"))
+                                   for root in roots)
         return top_level[first]
 
     while frontier and len(loaded) < LIMIT:
@@ -50,16 +52,21 @@ def context_results(
         for dotted in candidates:
             if index.resolve(dotted) is not None:
                 continue
-            path = _module_file(root, dotted)
+            path = next(filter(None, (_module_file(root, dotted) for root in roots)), None)
             if path is None or os.path.realpath(path) in known:
                 continue
             known.add(os.path.realpath(path))
-            result = analyse(SourceFile(path, os.path.relpath(path), root))
+            result = analyse(SourceFile(path, os.path.relpath(path), _root_of(path, roots)))
             if not result.skipped:
                 found.append(result)
         loaded += found
         frontier = found
     return loaded
+
+
+def _root_of(path: str, roots: list[str]) -> str:
+    """The deepest search root holding `path` (module names are relative to it)."""
+    return max((root for root in roots if path.startswith(root + os.sep)), key=len)
 
 
 def _module_file(root: str, dotted: str) -> str | None:

@@ -51,3 +51,12 @@ def test_a_staged_file_alone_still_sees_its_in_repo_base(project: Path, capsys) 
     hooks = _hooks(["pkg/sub/new_hook.py"], capsys)
     assert set(hooks) == {"StepCounterHook"}, "the base's file is read for context, not reported"
     assert [method["name"] for method in hooks["StepCounterHook"]["methods"]] == ["begin", "after_run"]
+
+
+def test_a_src_layout_base_is_found_too(write, tmp_path: Path, monkeypatch, capsys) -> None:
+    write("pyproject.toml", "[project]\nname = 'p'\n")
+    write("src/pkg/__init__.py", "")
+    write("src/pkg/base.py", BASE)
+    write("src/pkg/new_hook.py", NEW)
+    monkeypatch.chdir(tmp_path)
+    assert set(_hooks(["src/pkg/new_hook.py"], capsys)) == {"StepCounterHook"}
