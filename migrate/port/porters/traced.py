@@ -414,11 +414,13 @@ def _metric_programs(evaluation: ModeTrace, train: ModeTrace, params: dict, infl
     metric_ops = evaluation.spec.eval_metric_ops or {}
     label_exprs = _structure_exprs(evaluation.labels, "labels")
     dependent = _dependent_on(evaluation.graph, tf.nest.flatten(evaluation.labels))
-    known = {}
+    known, seen = {}, {}
     for op in evaluation.graph.get_operations():
         if op.name not in dependent and op.type not in ("Const", "VarHandleOp", "VariableV2", "ReadVariableOp"):
-            known.update({tensor.name: f"{FRONTIER}{tensor.name}{FRONTIER}" for tensor in op.outputs})
+            known.update({tensor.name: f"{FRONTIER}{tensor.name}{FRONTIER}" for tensor in op.outputs
+                          if _counterpart(train.graph, tensor, strict=True) is not None})
     known.update(label_exprs)
+    del seen
     programs, notes, names = [], [], Names({"loss"})
     for name, pair in metric_ops.items():
         value = pair[0] if isinstance(pair, (tuple, list)) else pair
@@ -437,7 +439,7 @@ def _metric_programs(evaluation: ModeTrace, train: ModeTrace, params: dict, infl
         for eval_name in dict.fromkeys(re.findall(f"{FRONTIER}(.+?){FRONTIER}", text)):
             twin = _counterpart(train.graph, evaluation.graph.get_tensor_by_name(eval_name), strict=True)
             frontier.append((eval_name, twin))
-        if program.problems or None in arguments or any(twin is None for _, twin in frontier):
+        if program.problems or program.layers or None in arguments or any(twin is None for _, twin in frontier):
             notes.append(f"the EVAL metric {name!r} reads what the TRAIN graph does not compute: not carried over")
             continue
         programs.append(MetricProgram(name, call, program, arguments, frontier))

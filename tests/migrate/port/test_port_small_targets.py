@@ -170,3 +170,20 @@ def test_an_lstm_under_dynamic_rnn_ports_at_rounding_level(tmp_path, capsys):
     assert "keras.layers.LSTM(params['units'], name='rnn')" in source
     assert "(['ported/rnn/lstm_cell/kernel', 'ported/rnn/lstm_cell/recurrent_kernel'], 'lstm_kernel')" in pair
     assert "rounding level: weights map through the transforms lstm_bias, lstm_kernel" in (tmp_path / "out" / "PORT.md").read_text()
+
+
+def test_eval_input_and_accuracy_are_carried_to_the_evaluation_stage(tmp_path, capsys):
+    body = MODEL_FN.format(body="").replace(
+        "        return tf.estimator.EstimatorSpec(mode, loss=loss)",
+        "        accuracy = tf.compat.v1.metrics.accuracy(labels, tf.argmax(logits, axis=1))\n"
+        "        return tf.estimator.EstimatorSpec(mode, loss=loss, eval_metric_ops={'accuracy': accuracy})")
+    evaluation = "\n\ndef eval_input_fn(params):\n    x = np.arange(32, dtype=np.float32).reshape(8, 4)\n" \
+                 "    return tf.data.Dataset.from_tensor_slices((x, np.arange(8) % 2)).batch(4)\n"
+    target = tmp_path / "target.py"
+    target.write_text(INPUT_FN + evaluation + body)
+    assert main(["port", str(target), "--out", str(tmp_path / "out"), "--steps", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "[ok] 5. evaluation metrics: accuracy" in out, out[-3000:]
+    source = (tmp_path / "out" / "keras_model.py").read_text()
+    assert "tf.argmax(outputs['logits'], axis=1, output_type=tf.int64)" in source
+    assert "self.metric_accuracy.update_state(labels, arg_max)" in source
