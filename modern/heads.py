@@ -213,3 +213,29 @@ class PredictionsLayer(keras.layers.Layer):
 
     def call(self, logits: tf.Tensor) -> dict[str, tf.Tensor]:
         return self.head.predictions(logits)
+
+
+class LabelEncodingModel(keras.Model):
+    """A functional model whose `fit`/`evaluate` turn labels into ids with `head` first (TF1's class_id_lookup).
+
+    For heads with a ``label_vocabulary``: the dataset keeps the string labels
+    the TF1 input function gives (so both sides read the same batches), and
+    the loss and metrics see the ids the canned head computes.
+
+    Example:
+        model = LabelEncodingModel(inputs, logits)
+        model.head = Head("binary", label_vocabulary=("no", "yes"))
+    """
+
+    head: Head
+
+    def _encoded(self, data: Any) -> Any:
+        x, y, sample_weight = keras.utils.unpack_x_y_sample_weight(data)
+        y = self.head.encode_labels(y)
+        return (x, y) if sample_weight is None else (x, y, sample_weight)
+
+    def train_step(self, data: Any) -> Any:
+        return super().train_step(self._encoded(data))
+
+    def test_step(self, data: Any) -> Any:
+        return super().test_step(self._encoded(data))

@@ -152,8 +152,12 @@ def _build_model_lines(record: CannedEstimator, writer: ColumnWriter, params: di
         optimizer = f'Parts({{{frozen}"": make_optimizer(params)}})' if frozen else "make_optimizer(params)"
     if frozen:
         lines.insert(3, f"    # not trained, as in TF1 (no optimizer updates them): {', '.join(record.frozen)}")
+    if record.head.label_vocabulary:
+        lines += [f"    model = heads.LabelEncodingModel(inputs, logits, name={record.family!r})",
+                  "    model.head = HEAD  # labels arrive as strings; the loss and metrics see the head's ids"]
+    else:
+        lines.append(f"    model = keras.Model(inputs, logits, name={record.family!r})")
     lines += [
-        f"    model = keras.Model(inputs, logits, name={record.family!r})",
         f"    optimizer = {optimizer}",
         "    model.compile(optimizer=optimizer, loss=HEAD.loss(), metrics=HEAD.metrics())",
         "    return model",
@@ -175,6 +179,9 @@ def pair_source(record: CannedEstimator, source: Path, names: dict[str, bool],
     weight = (f"        return inputs, labels, tf.reshape(features[{head.weight_column!r}], [-1])\n"
               if head.weight_column else "        return inputs, labels\n")
     tf_import = "\nimport tensorflow as tf\n" if head.weight_column else ""
+    encode = ("# string labels stay strings: the model encodes them (heads.LabelEncodingModel)"
+              if head.label_vocabulary else
+              "labels = keras_model.HEAD.encode_labels(labels)  # shape kept: Keras aligns [N] with [N, 1]")
     eval_lines = ""
     if "eval_input_fn" in functions:
         eval_lines = (f"eval_input_fn = _SOURCE.{functions['eval_input_fn']}\n\n\n"
@@ -220,7 +227,7 @@ def _keras_batches(dataset):
     """The input function's batches as Keras takes them: the same features, encoded labels, weights."""
     def convert(features, labels):
         inputs = dict(features)  # the model reads keras_model.INPUTS; the parity check wants the same structure
-        labels = keras_model.HEAD.encode_labels(labels)  # shape kept: Keras' losses align [N] with [N, 1]
+        {encode}
 {weight}
     return dataset.map(convert)
 
