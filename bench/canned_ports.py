@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         for optimizer in rates:
             outcome = prove(out, optimizer)
             results.append({"source": name, "optimizer": optimizer, **outcome})
-            rows.append((name, optimizer, outcome["verdict"], outcome.get("n_steps", ""),
+            rows.append((name, optimizer, outcome["verdict"], outcome.get("n_steps", "").replace("|", "\\|"),
                          outcome.get("first_failing_stage") or "—"))
             print(f"[canned_ports] {name} --optimizer {optimizer}: {outcome['verdict']} {outcome.get('n_steps', '')}",
                   file=sys.stderr, flush=True)

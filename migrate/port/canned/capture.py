@@ -103,6 +103,8 @@ def capture(model_fn: Callable[..., Any], input_fn: Callable[..., Any], params: 
         arguments = {"features": features, "labels": labels, "mode": "train", "params": dict(params)}
         model_fn(**{key: value for key, value in arguments.items() if key in accepted})
         variables = {v.name.split(":")[0]: tuple(v.shape.as_list()) for v in tf.compat.v1.trainable_variables()}
+        state = [v.name.split(":")[0] for v in tf.compat.v1.global_variables()
+                 if "/moving_mean" in v.name or "/moving_variance" in v.name]
     canned = [estimator for estimator in estimators if type(estimator).__module__ in {*CANNED_MODULES, *REFUSED_MODULES}]
     if not canned:
         return None
@@ -114,6 +116,7 @@ def capture(model_fn: Callable[..., Any], input_fn: Callable[..., Any], params: 
     record = describe(estimator)
     record.optimizers = [_optimizer_use(optimizer, names, record) for optimizer, names in applied]
     record.tf1_variables = variables
+    record.tf1_state = state
     trained = {name for _, names in applied for name in names}
     record.frozen = sorted(name for name in variables if applied and name not in trained)
     record.feature_specs = specs

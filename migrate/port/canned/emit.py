@@ -34,6 +34,8 @@ def keras_weight_name(tf1_name: str) -> str:
         parts = parts[1:]
     if parts and parts[0] == "input_from_feature_columns":
         parts = parts[1:]
+    if len(parts) == 3 and parts[0].startswith("hiddenlayer_") and parts[1].startswith("batchnorm_"):
+        parts = parts[1:]  # TF1 opens the batch norm's scope inside the hidden layer's; Keras names it alone
     if len(parts) == 1 and parts[0].endswith("_shared_embedding"):  # TF1 keeps a shared table beside the columns
         parts = ["input_layer", parts[0], "embedding_weights"]
     return "/".join(parts)

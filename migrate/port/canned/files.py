@@ -72,11 +72,12 @@ def canned_files(model_fn: Callable[..., Any], input_fn: Callable[..., Any], par
         raise CannedRefusal([f"the input function {input_fn.__name__} must take exactly (params), as pair files' do"])
     keras_text, rows = keras_model_source(record, variants, params, source.name)
     variable_map = {strip_partition(name): keras_weight_name(name) for name in record.tf1_variables}
+    state_map = {strip_partition(name): keras_weight_name(name) for name in record.tf1_state}
     names = {name: name in module_values for name in ("eval_input_fn", *COPIED_VALUES)}
     functions = {"model_fn": model_fn.__name__, "train_input_fn": input_fn.__name__}
     if eval_input and callable(module_values.get("eval_input_fn")):
         functions["eval_input_fn"] = "eval_input_fn"
-    pair_text = pair_source(record, source.resolve(), names, variable_map, functions)
+    pair_text = pair_source(record, source.resolve(), names, {**variable_map, **state_map}, functions)
     problems = check_weights(keras_text, record, variable_map, params)
     if problems:
         raise CannedRefusal(problems)

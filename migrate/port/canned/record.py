@@ -74,5 +74,7 @@ class CannedEstimator:
     """Trainable TF1 variables no optimizer updates (a v2 canned DNN's shared embedding table)."""
     tf1_variables: dict[str, tuple[int, ...]] = field(default_factory=dict)
     """Trainable TF1 variable name (no ``:0``) → shape, from the TRAIN graph."""
+    tf1_state: list[str] = field(default_factory=list)
+    """Non-trainable model state (batch norm's moving mean and variance), mapped like the variables."""
     feature_specs: dict[str, tuple[tuple[int | None, ...], str]] = field(default_factory=dict)
     """Raw feature key → (shape without batch, dtype name), from the input function."""
