@@ -21,7 +21,7 @@ Momentum conversion is exact only for a constant learning rate.
 
 Any other model: pass `variable_map` (the pair file's, `{}` to infer it all)
 and the checkpoint's model variables are matched to the model's weights by
-`migrate.parity.mapping`, the same mapping `migrate parity` uses, transforms
+`migrate.core.mapping`, the same mapping `migrate parity` uses, transforms
 included: a TF1 `LSTMCell` checkpoint loads into a `keras.layers.LSTM`, its
 optimizer slots through the same change of layout. `save_tf1_checkpoint`
 runs it backwards (each transform's inverse): Keras weights written with the
@@ -44,16 +44,16 @@ import numpy as np
 import tensorflow as tf
 from tensorflow import keras
 
-from migrate.parity.mapping import (
+from migrate.core.keras_weights import weight_records
+from migrate.core.mapping import (
     MappingError,
     Match,
     VariableMap,
     Weight,
     infer_mapping,
     to_tf1_layout,
-    unique_names,
 )
-from migrate.parity.transforms import Transform, TransformError, reshape
+from migrate.core.transforms import Transform, TransformError, reshape
 from modern.optimizers.base import TF1ExactOptimizer, variable_index
 from modern.weights import (
     GLOBAL_STEP,
@@ -257,13 +257,8 @@ def checkpoint_model_variables(reader: tf.train.CheckpointReader) -> list[Weight
 
 def model_weights(model: keras.Model) -> list[tuple[Weight, Any]]:
     """Every weight of the model (trainable first, then the rest, e.g. moving statistics) with a unique name."""
-    from migrate.parity.sides.modern_side import creation_rank, layer_classes, weight_path
-
     variables = list(model.trainable_weights) + list(model.non_trainable_weights)
-    owners = layer_classes(model)
-    names = unique_names([weight_path(v) for v in variables])
-    return [(Weight(name, tuple(v.shape), tf.as_dtype(v.dtype).name, owners.get(id(v), ""), creation_rank(v)), v)
-            for name, v in zip(names, variables)]
+    return list(zip(weight_records(model, variables), variables))
 
 
 def plan_mapped_assignments(
@@ -354,7 +349,7 @@ def load_tf1_checkpoint(
     `variables` maps TF1 checkpoint names to the model's variables (default:
     the legacy MNIST names, `modern.weights.legacy_variables`); or
     `variable_map` (a pair file's, `{}` to infer it all) maps them with
-    `migrate.parity.mapping`, transforms included. The optimizer
+    `migrate.core.mapping`, transforms included. The optimizer
     is built on `model.trainable_variables` if it is not yet. Returns the
     checkpoint's global step, now also `model.optimizer.iterations`.
     Raises `TF1CheckpointError` listing every problem before assigning anything.

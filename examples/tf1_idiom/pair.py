@@ -14,7 +14,7 @@ Keras' LSTM stores TF1's one kernel over ``[input, state]`` as a `kernel` and
 a `recurrent_kernel`, orders the gates i, f, c, o instead of i, j(=c), f, o,
 and keeps TF1's run-time ``forget_bias`` in its bias: `variable_map` says so
 with the named transforms `lstm_kernel` and `lstm_bias`
-(`migrate.parity.transforms`). See README.md for what that costs in
+(`migrate.core.transforms`). See README.md for what that costs in
 exactness (rounding only).
 """
 from __future__ import annotations

@@ -190,7 +190,7 @@ def progress(message: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from migrate.parity.mapping import mapping_table
+    from migrate.core.mapping import mapping_table
     from migrate.parity.pair import load_pair
     from migrate.parity.render import terminal_summary
     from migrate.parity.run import prepare_tensorflow_environment, run_parity, show_mapping

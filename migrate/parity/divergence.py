@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
+from migrate.core.mapping import Match
 from migrate.parity.difference import ROUNDING_ULPS, Difference, difference
-from migrate.parity.mapping import Match
 from migrate.parity.stages import ACCEPT_ROUNDING
 
 

@@ -19,14 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from migrate.core.protocol import without_losses
-from migrate.core.scenarios import SCENARIOS
-from migrate.parity import divergence
-from migrate.parity import trace as traces
-from migrate.parity.advice import ignored_optimizer, optimizer_advice
-from migrate.parity.compare import compare_events, compare_losses, compare_metrics
-from migrate.parity.config import ParityConfig
-from migrate.parity.mapping import (
+from migrate.core.mapping import (
     FORGET_BIAS_NOTE,
     MappingError,
     Match,
@@ -35,6 +28,13 @@ from migrate.parity.mapping import (
     split_variable_map,
     to_keras_layout,
 )
+from migrate.core.protocol import without_losses
+from migrate.core.scenarios import SCENARIOS
+from migrate.parity import divergence
+from migrate.parity import trace as traces
+from migrate.parity.advice import ignored_optimizer, optimizer_advice
+from migrate.parity.compare import compare_events, compare_losses, compare_metrics
+from migrate.parity.config import ParityConfig
 from migrate.parity.pair import Pair, PairError
 from migrate.parity.read_params import ReadParams, unread
 from migrate.parity.result import ParityResult

@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from migrate.core.mapping import Match, show_shape
 from migrate.parity.difference import ROUNDING_ULPS, difference
-from migrate.parity.mapping import Match, show_shape
 
 STAGES = ("variables", "forward", "one-step", "n-steps", "evaluation", "serving")
 TITLES = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from migrate.parity.transforms import REGISTRY, function
+from migrate.core.transforms import REGISTRY, function
 from modern.optimizers.base import variable_index
 from modern.tf1_checkpoint import TF1CheckpointError, load_tf1_checkpoint, save_tf1_checkpoint
 

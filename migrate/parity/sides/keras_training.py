@@ -24,8 +24,6 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from migrate.parity.mapping import normalise
-
 LOSS_NOT_REPORTED = (
     "the Keras model's train_step reports its loss neither through compute_loss (Keras 3, Keras 2's stock "
     "train_step), nor through compiled_loss (Keras 2), nor as logs['step_loss']: return the step's own loss "
@@ -126,11 +124,6 @@ class StepLoss:
 
 class LossNotReported(RuntimeError):
     """The model's `train_step` gives the engine no way to read the step's own loss."""
-
-
-def weight_path(variable: Any) -> str:
-    """Keras 3's `path` ("dense/kernel"); on Keras 2 the variable name without ":0"."""
-    return normalise(getattr(variable, "path", None) or variable.name)
 
 
 def state_variables(model: Any) -> list[Any]:

@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from migrate.core.mapping import Weight
 from migrate.core.protocol import make_event
-from migrate.parity.mapping import Weight
 from migrate.parity.pair import Pair, PairError
 from migrate.parity.read_params import with_entries
 from migrate.parity.sides.seeding import seed_everything

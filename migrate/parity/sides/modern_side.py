@@ -17,8 +17,9 @@ import numpy as np
 import tensorflow as tf
 from tensorflow import keras
 
+from migrate.core.keras_weights import weight_path, weight_records
+from migrate.core.mapping import Match, Weight, to_keras_layout
 from migrate.core.protocol import make_event
-from migrate.parity.mapping import Match, Weight, to_keras_layout, unique_names
 from migrate.parity.pair import Pair, PairError
 from migrate.parity.read_params import with_entries
 from migrate.parity.sides.keras_training import (
@@ -28,7 +29,6 @@ from migrate.parity.sides.keras_training import (
     optimizers_of,
     start_step,
     state_variables,
-    weight_path,
 )
 from migrate.parity.sides.seeding import seed_everything
 from migrate.parity.stages import LAYER_INPUT_ROWS
@@ -40,29 +40,6 @@ def versions() -> dict[str, str]:
     keras_version = getattr(keras, "__version__", None) or importlib.metadata.version("keras")
     return {"python": platform.python_version(), "tensorflow": tf.__version__, "keras": keras_version,
             "numpy": np.__version__}
-
-
-def creation_rank(variable) -> int:
-    """The order TensorFlow created the variable in (its eager uid), -1 when unknown.
-
-    A functional model lists its weights topologically (a shortcut after its
-    block); TF1 code creates variables in code order, as Keras creates its
-    layers' weights when the model is first called.
-    """
-    for candidate in (variable, getattr(variable, "_value", None)):
-        unique_id = getattr(candidate, "_unique_id", None)
-        if isinstance(unique_id, str) and unique_id.rpartition("_")[2].isdigit():
-            return int(unique_id.rpartition("_")[2])
-    return -1
-
-
-def layer_classes(model: keras.Model) -> dict[int, str]:
-    """id(variable) → the class of the model's layer that owns it (nested layers count as their top-level layer)."""
-    owners: dict[int, str] = {}
-    for layer in getattr(model, "layers", []):
-        for variable in layer.weights:
-            owners.setdefault(id(variable), type(layer).__name__)
-    return owners
 
 
 def to_numpy(value: Any) -> Any:
@@ -158,19 +135,12 @@ class ModernSide:
 
         `names` keeps the first build's names (a rebuilt model's paths may differ).
         """
-        variables = self.model.trainable_weights
-        owners = layer_classes(self.model)
-        names = unique_names([weight_path(v) for v in variables])
-        return [Weight(name, tuple(v.shape), tf.as_dtype(v.dtype).name, owners.get(id(v), ""), creation_rank(v))
-                for name, v in zip(names, variables)]
+        return weight_records(self.model, self.model.trainable_weights)
 
     @property
     def state(self) -> list[Weight]:
         """The non-trainable weights (batch-norm moving statistics) in creation order, as `weights` lists the others."""
-        variables, owners = state_variables(self.model), layer_classes(self.model)
-        names = unique_names([weight_path(v) for v in variables])
-        return [Weight(name, tuple(v.shape), tf.as_dtype(v.dtype).name, owners.get(id(v), ""), creation_rank(v))
-                for name, v in zip(names, variables)]
+        return weight_records(self.model, state_variables(self.model))
 
     def snapshot(self, model: keras.Model) -> dict[str, np.ndarray]:
         """Every trainable and state weight of `model`, by the first build's names."""

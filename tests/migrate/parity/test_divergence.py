@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from migrate.core.mapping import Match, Weight
 from migrate.parity.difference import difference
 from migrate.parity.divergence import digest, first_parting, locate, rounding_note
-from migrate.parity.mapping import Match, Weight
 
 MATCHES = [Match(Weight("dense/kernel", (2,)), Weight("dense/kernel", (2,)), "name"),
            Match(Weight("norm/moving_mean", (2,)), Weight("norm/moving_mean", (2,)), "name")]

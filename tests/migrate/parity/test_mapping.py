@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from migrate.parity.mapping import (
+from migrate.core.mapping import (
     MappingError,
     Weight,
     infer_mapping,
@@ -15,8 +15,8 @@ from migrate.parity.mapping import (
     to_tf1_layout,
     unique_names,
 )
+from migrate.core.transforms import TransformError, function
 from migrate.parity.stages import check_order_guesses
-from migrate.parity.transforms import TransformError, function
 
 
 def weights(*items):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from migrate.parity.mapping import Match, Weight
+from migrate.core.mapping import Match, Weight
 from migrate.parity.stages import (
     batch_fingerprint,
     batch_problem,

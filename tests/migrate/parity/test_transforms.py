@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from migrate.parity.transforms import REGISTRY, TransformError, function, lstm_bias, resolve, transpose
+from migrate.core.transforms import REGISTRY, TransformError, function, lstm_bias, resolve, transpose
 
 RNG = np.random.default_rng(0)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from migrate.parity.transforms import REGISTRY, reorder_gates
+from migrate.core.transforms import REGISTRY, reorder_gates
 
 UNITS, STEPS, FEATURES, BATCH = 8, 5, 6, 4
 RNG = np.random.default_rng(7)

@@ -5,8 +5,8 @@ import pytest
 
 keras = pytest.importorskip("keras")
 
-from migrate.parity.mapping import Weight, infer_mapping, unique_names  # noqa: E402
-from migrate.parity.sides.modern_side import creation_rank, weight_path  # noqa: E402
+from migrate.core.keras_weights import creation_rank, weight_path  # noqa: E402
+from migrate.core.mapping import Weight, infer_mapping, unique_names  # noqa: E402
 
 
 class HeadFirst(keras.Model):

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from migrate.parity.transforms.base import (
+from migrate.core.transforms.base import (
     Shape,
     Transform,
     inverse_order,
@@ -23,8 +23,8 @@ from migrate.parity.transforms.base import (
     reorder_blocks,
     show_shape,
 )
-from migrate.parity.transforms.lstm_kernel import TF1_TO_KERAS_GATES
-from migrate.parity.transforms.split import reorder_gates
+from migrate.core.transforms.lstm_kernel import TF1_TO_KERAS_GATES
+from migrate.core.transforms.split import reorder_gates
 
 
 def lstm_bias(forget_bias: float = 1.0) -> Transform:

@@ -8,7 +8,7 @@ the TF1 variable(s) it comes from and the transform between the layouts
 
 1. the pair's `variable_map` (``{tf1 name: keras path}``; a value may be
    ``(keras path(s), transform)`` and a key a tuple of TF1 names, see
-   `migrate.parity.transforms`; or a callable taking the TF1 name and
+   `migrate.core.transforms`; or a callable taking the TF1 name and
    returning such a value), checked against both models before anything runs;
 2. names after normalising (``scope/logits/weights:0`` ↔ ``logits/kernel``):
    equal, or one the other's scope-free tail, and unique;
@@ -41,9 +41,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from migrate.parity.mapping.inference import Inference
-from migrate.parity.mapping.messages import mark_unverified, no_counterpart, proposal
-from migrate.parity.mapping.records import (
+from migrate.core.mapping.inference import Inference
+from migrate.core.mapping.messages import mark_unverified, no_counterpart, proposal
+from migrate.core.mapping.records import (
     FORGET_BIAS_NOTE,
     MappingError,
     Match,
@@ -56,8 +56,8 @@ from migrate.parity.mapping.records import (
     to_tf1_layout,
     unique_names,
 )
-from migrate.parity.mapping.variable_map import split_variable_map, variable_map_rows
-from migrate.parity.transforms.base import show_shape
+from migrate.core.mapping.variable_map import split_variable_map, variable_map_rows
+from migrate.core.transforms.base import show_shape
 
 __all__ = [
     "FORGET_BIAS_NOTE", "MappingError", "Match", "Shape", "VariableMap", "Weight", "infer_mapping", "mapping_table",
@@ -84,7 +84,7 @@ def infer_mapping(
         names = [w.name for w in weights]
         if len(set(names)) != len(names):
             raise MappingError(f"the {side} side names several weights alike ({', '.join(sorted({n for n in names if names.count(n) > 1}))}); "
-                               "give them unique names (migrate.parity.mapping.unique_names)")
+                               "give them unique names (migrate.core.mapping.unique_names)")
     state = Inference(legacy, modern)
     if variable_map is not None:
         for sources, targets, transform in variable_map_rows(variable_map, legacy, modern):

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from migrate.parity.transforms.base import Shape, Transform, show_shapes
+from migrate.core.transforms.base import Shape, Transform, show_shapes
 
 
 def _as_list(result: Any) -> list[np.ndarray]:

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from migrate.parity.transforms.base import Shape, Transform, register, show_shapes
-from migrate.parity.transforms.gru_kernel import RESET_AFTER_HINT
+from migrate.core.transforms.base import Shape, Transform, register, show_shapes
+from migrate.core.transforms.gru_kernel import RESET_AFTER_HINT
 
 
 def _check(tf1: Sequence[Shape], keras: Sequence[Shape]) -> str | None:

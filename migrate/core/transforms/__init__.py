@@ -7,7 +7,7 @@ Keras weight path, or ``(keras path(s), transform)`` where the transform is
 a registered name or a `Transform`; a key is a TF1 name, or a tuple of them
 for a transform that reads several::
 
-    from migrate.parity.transforms import function, transpose
+    from migrate.core.transforms import function, transpose
 
     variable_map = {
         "encoder/attention/query/kernel": ("mha/query/kernel", "mha_qkv_kernel"),   # (d, d) → (d, heads, head_dim)
@@ -35,18 +35,18 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from migrate.parity.transforms.base import REGISTRY, Shape, Transform, TransformError, register
+from migrate.core.transforms.base import REGISTRY, Shape, Transform, TransformError, register
 
 for _module in pkgutil.iter_modules(__path__):
     if _module.name != "base":
         importlib.import_module(f"{__name__}.{_module.name}")
 
-from migrate.parity.transforms.drop_unit_axis import drop_unit_axis  # noqa: E402
-from migrate.parity.transforms.function import function  # noqa: E402
-from migrate.parity.transforms.lstm_bias import lstm_bias  # noqa: E402
-from migrate.parity.transforms.reshape import reshape  # noqa: E402
-from migrate.parity.transforms.split import concat, reorder_gates, split  # noqa: E402
-from migrate.parity.transforms.transpose import transpose  # noqa: E402
+from migrate.core.transforms.drop_unit_axis import drop_unit_axis  # noqa: E402
+from migrate.core.transforms.function import function  # noqa: E402
+from migrate.core.transforms.lstm_bias import lstm_bias  # noqa: E402
+from migrate.core.transforms.reshape import reshape  # noqa: E402
+from migrate.core.transforms.split import concat, reorder_gates, split  # noqa: E402
+from migrate.core.transforms.transpose import transpose  # noqa: E402
 
 __all__ = [
     "REGISTRY", "Shape", "Transform", "TransformError", "concat", "drop_unit_axis", "function", "lstm_bias", "register",
@@ -61,5 +61,5 @@ def resolve(spec: str | Transform) -> Transform:
     if isinstance(spec, str) and spec in REGISTRY:
         return REGISTRY[spec]
     known = "\n".join(f"  {name}: {REGISTRY[name].summary}" for name in sorted(REGISTRY))
-    raise TransformError(f"{spec!r} is not a transform; give a Transform (e.g. migrate.parity.transforms."
+    raise TransformError(f"{spec!r} is not a transform; give a Transform (e.g. migrate.core.transforms."
                          f"function(forward, inverse)) or one of these names:\n{known}\n")

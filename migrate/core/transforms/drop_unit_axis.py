@@ -6,7 +6,7 @@ common case and is inferred, this general form is named explicitly.
 """
 from __future__ import annotations
 
-from migrate.parity.transforms.base import Shape, Transform, one_to_one, register, show_shape
+from migrate.core.transforms.base import Shape, Transform, one_to_one, register, show_shape
 
 
 def drop_unit_axis(axis: int | None = None) -> Transform:

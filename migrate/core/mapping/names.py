@@ -9,7 +9,7 @@ import functools
 import re
 from collections.abc import Sequence
 
-from migrate.parity.mapping.records import Weight, normalise
+from migrate.core.mapping.records import Weight, normalise
 
 ROLE_ALIASES = {"weights": "kernel", "w": "kernel", "biases": "bias", "b": "bias", "scale": "gamma", "offset": "beta",
                 "embedding": "embeddings", "filter": "kernel", "filters": "kernel"}

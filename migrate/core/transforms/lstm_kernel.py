@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from migrate.parity.transforms.base import Shape, Transform, register, show_shapes
-from migrate.parity.transforms.split import split
+from migrate.core.transforms.base import Shape, Transform, register, show_shapes
+from migrate.core.transforms.split import split
 
 TF1_TO_KERAS_GATES = (0, 2, 1, 3)
 """Keras gate k is TF1 gate ``TF1_TO_KERAS_GATES[k]``: i, j(=c), f, o → i, f, c, o."""

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from migrate.parity.mapping.candidates import fitting_transforms
-from migrate.parity.mapping.records import MappingError, VariableMap, Weight, normalise
-from migrate.parity.transforms import REGISTRY, Transform, TransformError, resolve
-from migrate.parity.transforms.base import elements, show_shapes
+from migrate.core.mapping.candidates import fitting_transforms
+from migrate.core.mapping.records import MappingError, VariableMap, Weight, normalise
+from migrate.core.transforms import REGISTRY, Transform, TransformError, resolve
+from migrate.core.transforms.base import elements, show_shapes
 
 Row = tuple[tuple[Weight, ...], tuple[Weight, ...], "Transform | None"]
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from migrate.parity.transforms.base import Shape, Transform, inverse_order, one_to_one, register, show_shape
+from migrate.core.transforms.base import Shape, Transform, inverse_order, one_to_one, register, show_shape
 
 
 def transpose(*axes: int) -> Transform:

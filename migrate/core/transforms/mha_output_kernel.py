@@ -7,7 +7,7 @@ are (h·k, d) and (h, k, d).
 """
 from __future__ import annotations
 
-from migrate.parity.transforms.base import Shape, Transform, one_to_one, register, show_shape
+from migrate.core.transforms.base import Shape, Transform, one_to_one, register, show_shape
 
 
 def _check(tf1: Shape, keras: Shape) -> str | None:

@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from migrate.parity.transforms import Transform
-from migrate.parity.transforms.base import show_shape, show_shapes
+from migrate.core.transforms import Transform
+from migrate.core.transforms.base import show_shape, show_shapes
 
 Shape = tuple[int, ...]
 VariableMap = Mapping[Any, Any] | Callable[[str], Any]

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from migrate.parity.transforms.base import (
+from migrate.core.transforms.base import (
     Shape,
     Transform,
     inverse_order,

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from migrate.parity.mapping.candidates import inferred_transform
-from migrate.parity.mapping.names import canonical, canonical_tuple, name_score, names_agree, roles_sorted
-from migrate.parity.mapping.records import Match, Weight
-from migrate.parity.transforms import REGISTRY, Transform
+from migrate.core.mapping.candidates import inferred_transform
+from migrate.core.mapping.names import canonical, canonical_tuple, name_score, names_agree, roles_sorted
+from migrate.core.mapping.records import Match, Weight
+from migrate.core.transforms import REGISTRY, Transform
 
 
 class Inference:

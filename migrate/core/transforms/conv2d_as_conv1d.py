@@ -7,7 +7,7 @@ channels. Inferred when the shapes are (k, e, 1, o) and (k, e, o).
 """
 from __future__ import annotations
 
-from migrate.parity.transforms.base import Shape, Transform, one_to_one, register, show_shape
+from migrate.core.transforms.base import Shape, Transform, one_to_one, register, show_shape
 
 
 def _check(tf1: Shape, keras: Shape) -> str | None:

@@ -6,7 +6,7 @@ checks that the axes are the expected ones). Never inferred.
 """
 from __future__ import annotations
 
-from migrate.parity.transforms.base import Shape, Transform, elements, one_to_one, register, show_shape
+from migrate.core.transforms.base import Shape, Transform, elements, one_to_one, register, show_shape
 
 
 def _check(tf1: Shape, keras: Shape) -> str | None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from migrate.parity.mapping.inference import Inference, maximum_matching
-from migrate.parity.mapping.names import similarity
-from migrate.parity.mapping.records import Match, Weight
-from migrate.parity.transforms import Transform
-from migrate.parity.transforms.base import elements, show_shape
+from migrate.core.mapping.inference import Inference, maximum_matching
+from migrate.core.mapping.names import similarity
+from migrate.core.mapping.records import Match, Weight
+from migrate.core.transforms import Transform
+from migrate.core.transforms.base import elements, show_shape
 
 
 def no_counterpart(state: Inference) -> str | None:

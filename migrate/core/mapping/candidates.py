@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import functools
 
-from migrate.parity.mapping.records import Shape
-from migrate.parity.transforms import REGISTRY, Transform
+from migrate.core.mapping.records import Shape
+from migrate.core.transforms import REGISTRY, Transform
 
 
 def fitting_transforms(tf1: Shape, keras: Shape) -> list[Transform]:

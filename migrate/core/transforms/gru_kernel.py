@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from migrate.parity.transforms.base import Shape, Transform, register, show_shapes
+from migrate.core.transforms.base import Shape, Transform, register, show_shapes
 
 RESET_AFTER_HINT = "build keras.layers.GRU(..., reset_after=False): TF1's GRUCell applies the reset gate before the product"
 
