@@ -2,8 +2,12 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from migrate.core.cli import Command, UsageError
+
+if TYPE_CHECKING:
+    from migrate.report.registry import Rule
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -16,14 +20,20 @@ def run(args: argparse.Namespace) -> int:
     rule = rule_for(args.rule)
     if rule is None:
         raise UsageError(f"unknown rule {args.rule!r}; `migrate rules` lists them")
-    print(f"# {rule.code} {rule.name}\n")
-    print(rule.summary + "\n")
-    print(f"Fix: {rule.fix}. Effort: {rule.effort}." + (f" Modern equivalent: {rule.modern_equivalent}." if rule.modern_equivalent else "") + "\n")
-    will, will_not = rule.fix_scope
-    print(f"`migrate fix` does: {will}.")
-    print(f"`migrate fix` does not: {will_not}.\n")
-    print(rule.body, end="")
+    print(rule_document(rule), end="")
     return 0
+
+
+def rule_document(rule: Rule) -> str:
+    """One rule's documentation in Markdown: what `migrate explain` prints and docs/reference/rules/CODE.md holds."""
+    will, will_not = rule.fix_scope
+    equivalent = f" Modern equivalent: {rule.modern_equivalent}." if rule.modern_equivalent else ""
+    return (
+        f"# {rule.code} {rule.name}\n\n{rule.summary}\n\n"
+        f"Fix: {rule.fix}. Effort: {rule.effort}.{equivalent}\n\n"
+        f"`migrate fix` does: {will}.\n\n`migrate fix` does not: {will_not}.\n\n"
+        + rule.body
+    )
 
 
 COMMAND = Command(

@@ -11,6 +11,7 @@ from migrate.core.cli import Command, UsageError
 from migrate.core.namespace import check_toolkit_packages
 from migrate.core.scenarios import SCENARIOS
 from migrate.parity.config import MODES, SIDES, ConfigError, ParityConfig, config_for
+from migrate.parity.contract import help_block as contract_help_block
 from migrate.parity.distributed import command as distributed
 from migrate.parity.outputs import check_output_dir, check_output_file, write_parity_outputs
 from migrate.parity.pair import BUILTIN_PAIRS, Pair, PairError
@@ -36,31 +37,7 @@ stages, stopping at the first that fails:
 The pair file (--pair FILE; default: the built-in MNIST pair, {', '.join(BUILTIN_PAIRS)})
 defines, with `params` the dict every function gets:
 
-  model_fn(features, labels, mode, params)  TF1 model_fn → EstimatorSpec    required
-  train_input_fn(params)                    (features, labels) or a Dataset required
-  build_model(params)                       a compiled Keras model          required
-                                            (any: optimizer lists, its own
-                                            train_step — which returns
-                                            {{"step_loss": loss}} unless it goes
-                                            through compute_loss/compiled_loss)
-  train_dataset(params)                     tf.data.Dataset, same batches   required
-  eval_input_fn(params), eval_dataset(params)   evaluation (both or neither)
-  PARAMS = {{...}}                            the params (seed and mode added)
-  variable_map = {{"tf1/name": "keras/path"}}  or a callable (else inferred:
-                                            names, creation order, shapes)
-  legacy_hooks(params), modern_callbacks(params)  hook/callback twins whose
-                                            event sequences are compared
-  PREDICTION_KEY = "logits"                 which prediction is compared
-  OUTPUT_TRANSFORM = "softmax"              Keras output → that prediction
-                                            ("softmax", "sigmoid" or a function)
-  TOLERANCE_SCHEDULE = "rounding"           a named loss schedule (--schedule)
-  STEPS, MODE_PARAMS, LEARNING_RATES, ACCURACY_BAR   run defaults per mode
-  legacy_scenarios(params, workdir), modern_scenarios(params, fresh_model)
-                                            extra event runs by name
-  serving_input_receiver_fn(params), serving_signatures(model, params)
-                                            the Estimator's receiver and the Keras
-                                            signatures {{key: (tf.function, method)}}
-                                            (stage 6; SavedModels in --out/serving)
+{contract_help_block()}
 
 Modes: exact (per-step losses: SGD bit-identical, Adam within a growing
 tolerance) and statistical (accuracy decides; the MNIST pair turns dropout

@@ -1,21 +1,7 @@
 """A pair: one Python module naming both sides of a migration (TensorFlow-free until a side runs).
 
-The pair contract (README "The pair file"; `migrate parity --help`):
-
-    model_fn(features, labels, mode, params)   the TF1 Estimator model_fn (EstimatorSpec)   required
-    train_input_fn(params)                     Estimator input: (features, labels) or a Dataset   required
-    build_model(params)                        a compiled Keras model                            required
-    train_dataset(params)                      tf.data: the same batches in the same order       required
-    eval_input_fn(params) / eval_dataset(params)   evaluation input, both or neither             optional
-    PARAMS                                     dict handed to every function                     optional
-    variable_map                               {tf1 name: keras path or (path(s), transform)} or a callable  optional
-    legacy_hooks(params) / modern_callbacks(params)  the user's hooks and their callback twins   optional
-    PREDICTION_KEY                             which model_fn prediction is compared with the Keras output
-    OUTPUT_TRANSFORM                           "softmax", "sigmoid" or a function: Keras output → that prediction
-    TOLERANCE_SCHEDULE                         a named loss-tolerance schedule ("rounding", "adam", "exact")
-    STEPS, MODE_PARAMS, LEARNING_RATES, ACCURACY_BAR  run defaults (see `defaults_for`)         optional
-    legacy_scenarios(params, workdir) / modern_scenarios(params, fresh_model)  extra event runs optional
-    serving_input_receiver_fn(params) / serving_signatures(model, params)  the serving surfaces (stage 6) optional
+The pair contract — every name a pair file may define — is `migrate.parity.contract.CONTRACT`
+(printed by `migrate parity --help`, generated into docs/reference/pair.md).
 
 A pair is loaded from a file path (`load_pair`) or taken from an imported
 module or plain functions (`pair_from`). Every user function is called
@@ -33,13 +19,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-REQUIRED = ("model_fn", "train_input_fn", "build_model", "train_dataset")
-OPTIONAL_FUNCTIONS = (
-    "eval_input_fn", "eval_dataset", "legacy_hooks", "modern_callbacks", "legacy_scenarios", "modern_scenarios",
-    "serving_input_receiver_fn", "serving_signatures",
-)
-OPTIONAL_VALUES = ("PARAMS", "variable_map", "PREDICTION_KEY", "STEPS", "MODE_PARAMS", "LEARNING_RATES", "ACCURACY_BAR",
-                   "TOLERANCE_SCHEDULE", "OUTPUT_TRANSFORM")
+from migrate.parity.contract import OPTIONAL_FUNCTIONS, OPTIONAL_VALUES, REQUIRED
+
 BUILTIN_PAIRS = {"mnist": Path(__file__).resolve().parents[1] / "pairs" / "mnist.py"}
 """Pairs shipped with the package, by name (`--pair mnist` is the default)."""
 
