@@ -85,7 +85,10 @@ def _counterpart(graph: tf.Graph, tensor: tf.Tensor, strict: bool = False) -> tf
     except (KeyError, ValueError):
         return None
     if strict:
-        return found if _same_history(found.op, tensor.op, {}) else None
+        try:
+            return found if _same_history(found.op, tensor.op, {}) else None
+        except RecursionError:  # deeper than Python's stack: not shown to be the same
+            return None
     return found if found.op.type == tensor.op.type else None
 
 
@@ -414,13 +417,12 @@ def _metric_programs(evaluation: ModeTrace, train: ModeTrace, params: dict, infl
     metric_ops = evaluation.spec.eval_metric_ops or {}
     label_exprs = _structure_exprs(evaluation.labels, "labels")
     dependent = _dependent_on(evaluation.graph, tf.nest.flatten(evaluation.labels))
-    known, seen = {}, {}
+    known = {}
     for op in evaluation.graph.get_operations():
         if op.name not in dependent and op.type not in ("Const", "VarHandleOp", "VariableV2", "ReadVariableOp"):
             known.update({tensor.name: f"{FRONTIER}{tensor.name}{FRONTIER}" for tensor in op.outputs
                           if _counterpart(train.graph, tensor, strict=True) is not None})
     known.update(label_exprs)
-    del seen
     programs, notes, names = [], [], Names({"loss"})
     for name, pair in metric_ops.items():
         value = pair[0] if isinstance(pair, (tuple, list)) else pair
