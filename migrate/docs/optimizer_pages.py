@@ -44,10 +44,15 @@ def twins(directory: Path = OPTIMIZERS) -> list[Twin]:
     return found
 
 
+def _spelled(tf1_class: str) -> str:
+    """A class name as code; a description (`Parts`: several optimizers in one train op) as text."""
+    return tf1_class if " " in tf1_class else f"`{tf1_class}`"
+
+
 def pages() -> list[Page]:
     found = twins()
     rows = "\n".join(
-        f"| `{twin.tf1_class}` | [`{twin.keras_class}`](#{twin.keras_class.lower()}) | `{twin.path}` | {table_cell(twin.summary)} |"
+        f"| {_spelled(twin.tf1_class)} | [`{twin.keras_class}`](#{twin.keras_class.lower()}) | `{twin.path}` | {table_cell(twin.summary)} |"
         for twin in found
     )
     sections = "\n\n".join(
