@@ -134,7 +134,7 @@ def mnist_train_input(params: dict) -> tuple[InputFn, IteratorInitializerHook]:
     """MNIST training input as the recipe builds it (placeholders fed by the hook), from `params`.
 
     ``batch_size``, and optionally ``shuffle`` and ``seed``: the input `migrate port legacy.model:model_fn`
-    is given in the README.
+    is given in docs/guide/port.md.
     """
     from migrate.core.mnist import load_mnist
 

@@ -16,7 +16,7 @@ what the TF1 optimizer kept, by TF1's checkpoint names:
 
 ``global_step`` becomes `optimizer.iterations`. With the exact twin the
 continued run is bit-identical to continuing in TF1; with Keras' own it
-drifts as documented in "Exact or native optimizer?" (README) — and the
+drifts as documented in "Exact or native optimizer?" (docs/guide/continuing.md) — and the
 Momentum conversion is exact only for a constant learning rate.
 
 Any other model: pass `variable_map` (the pair file's, `{}` to infer it all)

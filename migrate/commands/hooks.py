@@ -1,8 +1,8 @@
-"""`migrate hooks`: print the SessionRunHook → Keras callback table (the README's copy comes from here).
+"""`migrate hooks`: print the SessionRunHook → Keras callback table (docs/reference/callbacks/ is generated from the same map).
 
 The table is generated from the `TF1_EQUIVALENT` literal in every file of
 `modern/callbacks/`, read with `ast` (no TensorFlow needed): one source of
-truth for this command, the README and `migrate report`.
+truth for this command, the docs and `migrate report`.
 """
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 Every file in `modern/callbacks/` declares a module-level literal
 `TF1_EQUIVALENT = {...}`; this module reads those literals with `ast` (never
 importing the files, so it needs no TensorFlow) and is the one source of truth
-for the mapping table printed by `migrate hooks`, shown in the README, and used
+for the mapping table printed by `migrate hooks`, generated into docs/reference/callbacks/, and used
 by `migrate report` to point each hook at its replacement.
 
 Schema of `TF1_EQUIVALENT`::

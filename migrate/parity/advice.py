@@ -50,7 +50,7 @@ def optimizer_advice(legacy: list[str], modern: list[str]) -> str | None:
     twins = " and ".join(f"modern.optimizers.{TWINS[name]}" for name in missing if name in TWINS)
     fix = f"compile with {twins} (the TF1-exact twin{'s' if ' and ' in twins else ''}) or " if twins else ""
     return (f"the TF1 graph trains with {tf1}, the Keras model with {keras} (Keras' own optimizers do not run "
-            f"TF1's update: README 'Exact or native optimizer?'): {fix}allow the drift with --loss-tolerance REL or "
+            f"TF1's update: docs/guide/continuing.md 'Exact or native optimizer?'): {fix}allow the drift with --loss-tolerance REL or "
             "--schedule rounding")
 
 

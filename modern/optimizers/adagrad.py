@@ -11,7 +11,7 @@ on the rows of a sparse gradient)::
 Differences from `keras.optimizers.Adagrad`: Keras adds an epsilon (1e-7 by
 default) inside the square root and divides (``lr * g / sqrt(accum +
 epsilon)``); TF1 has no epsilon and multiplies by ``rsqrt``. Both start the
-accumulator at 0.1. Measured drift: "Exact or native optimizer?" in the README.
+accumulator at 0.1. Measured drift: "Exact or native optimizer?" in docs/guide/continuing.md.
 
 Slots: ``accumulator`` (TF1 ``<var>/Adagrad``), filled with
 `initial_accumulator_value`.

@@ -25,7 +25,7 @@ Differences from `keras.optimizers.Adam`:
 * the update: Keras composes it from separate ops, TF1 runs one fused
   kernel; the roundings differ.
 Measured drift of Keras' Adam (epsilon 1e-8) against this class: see
-"Exact or native optimizer?" in the README (`bench/optimizer_drift.py`).
+"Exact or native optimizer?" in docs/guide/continuing.md (`bench/optimizer_drift.py`).
 
 Slots: ``m`` (TF1 ``<var>/Adam``) and ``v`` (``<var>/Adam_1``), both zeros.
 """

@@ -20,7 +20,7 @@ Differences from `keras.optimizers.Ftrl`: the same formula and defaults
 (accumulator 0.1, power -0.5), but Keras composes it from separate ops,
 which round differently, and Keras folds `beta` into the quadratic term
 itself rather than through TF1's adjusted L2 tensor. Measured drift: "Exact
-or native optimizer?" in the README.
+or native optimizer?" in docs/guide/continuing.md.
 
 Slots: ``accum`` (TF1 ``<var>/Ftrl``, filled with
 `initial_accumulator_value`) and ``linear`` (``<var>/Ftrl_1``, zeros); with

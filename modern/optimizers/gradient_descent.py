@@ -8,7 +8,7 @@ use_locking=False, name="GradientDescent")``. Each step runs TF1's kernel
 Differences from `keras.optimizers.SGD(learning_rate)` (momentum 0): none in
 the dense arithmetic — Keras adds ``-g * lr``, which rounds the same — so the
 native optimizer stays bit-identical on dense gradients (measured: 0.0
-drift at step 1000, see "Exact or native optimizer?" in the README).
+drift at step 1000, see "Exact or native optimizer?" in docs/guide/continuing.md).
 
 Sparse gradients: TF1 applies what the lookup's gradient holds, and that
 depends on the TF1 op. After `tf.nn.embedding_lookup`/`tf.gather` a row

@@ -15,7 +15,7 @@ gradients that is multiplied by the learning rate at each step. The two are
 equal in exact arithmetic for a constant learning rate (``v = -lr * accum``)
 but round differently, and they diverge for real when the learning rate
 changes (a schedule): TF1 applies the new rate to the whole accumulated
-history. Measured drift: "Exact or native optimizer?" in the README.
+history. Measured drift: "Exact or native optimizer?" in docs/guide/continuing.md.
 
 Slots: ``momentum`` (TF1 ``<var>/Momentum``), zeros.
 """

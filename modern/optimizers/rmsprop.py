@@ -19,7 +19,7 @@ epsilon=…, centered=…)`:
 * epsilon: TF1 1e-10, Keras 1e-7 by default (both inside the square root);
 * Keras composes the update from separate ops (Keras 3 divides by `sqrt`,
   Keras 2.15 multiplies by `rsqrt`).
-Measured drift: "Exact or native optimizer?" in the README.
+Measured drift: "Exact or native optimizer?" in docs/guide/continuing.md.
 
 Slots, in TF1's creation order: ``rms`` (TF1 ``<var>/RMSProp``, ones),
 ``mg`` (centered only, ``<var>/RMSProp_1``, zeros), ``momentum``

@@ -6,7 +6,7 @@ weights; losses are plotted, never compared step by step. What must hold:
 
 * accuracy — both sides' test accuracy within `ACCURACY_BAND` of each
   other, a band chosen from the spread measured over seeds (see
-  `ACCURACY_BAND` and the README);
+  `ACCURACY_BAND` and docs/guide/distributed.md);
 * roles — which hooks acted on which TF1 role vs which callbacks on which
   TF2 process, as names (the steps of TF1's chief-only hooks depend on when
   the chief sees the shared global step, so they are listed, not compared):
@@ -23,7 +23,7 @@ import numpy as np
 
 ACCURACY_BAND = 0.04
 """Max |test accuracy legacy − modern|, measured (TF 2.15, 2 workers, SGD 0.05, 64 examples per worker per update,
-all of MNIST; README "Asynchronous parameter-server training"): over 8 seeds of 200 updates the accuracies ranged
+all of MNIST; docs/guide/distributed.md "Asynchronous parameter-server training"): over 8 seeds of 200 updates the accuracies ranged
 over 89.8–93.5% (legacy) and 86.6–93.0% (modern), the two sides of a seed 0.1–3.2 points apart (RMS 1.2); over
 8 seeds of 600 updates 93.3–96.7% and 94.7–96.9%, 0.1–2.8 points apart (RMS 1.4). Training longer does not
 narrow the gap: it is the noise of SGD's last iterate and of the update order. 4 points is about three times

@@ -28,7 +28,7 @@ LOSS_NOT_REPORTED = (
     "the Keras model's train_step reports its loss neither through compute_loss (Keras 3, Keras 2's stock "
     "train_step), nor through compiled_loss (Keras 2), nor as logs['step_loss']: return the step's own loss "
     "from train_step, e.g. `return {'step_loss': loss, **metrics}` (logs['loss'] is a running mean, not the "
-    "step's loss; README '1. Write a pair file')"
+    "step's loss; docs/guide/parity.md '1. Write a pair file')"
 )
 
 

@@ -18,8 +18,8 @@ not exist in TF2 outside `tf.compat.v1`. There are two replacements:
   correction with `pow`; Keras `RMSprop` starts its mean square at 0
   (TF1: 1), so its first steps are ~3× larger; Keras `SGD(momentum=…)`
   folds the learning rate into the velocity, so a decaying learning rate
-  acts differently; Keras `Adagrad` adds `epsilon=1e-7`. The README's
-  "Exact or native optimizer?" table gives the measured drift.
+  acts differently; Keras `Adagrad` adds `epsilon=1e-7`. The
+  "Exact or native optimizer?" table of docs/guide/continuing.md gives the measured drift.
 
 The global step becomes `optimizer.iterations`.
 
