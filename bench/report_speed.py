@@ -4,8 +4,10 @@
     .venv/bin/python bench/report_speed.py            # full run, writes bench/results/report_speed.{json,md}
     .venv/bin/python bench/report_speed.py --quick    # tensorflow_estimator only, 1 repeat
 
-Trees: the installed `tensorflow_estimator` package and `tensorflow/python` of
-the pinned TF (real TF1-era code that defines and uses hooks). Their `.py`
+Trees: the installed `tensorflow_estimator` package, `tensorflow/python` of
+the pinned TF (real TF1-era code that defines and uses hooks) and
+tensorflow/tensor2tensor at the commit `bench.upgrade_coverage` pins (from its
+git mirror). Their `.py`
 files are copied to `bench/.work/trees/` so every tool reads the same files
 and `tf_upgrade_v2` can write its output tree next to them. Each tool runs as
 a subprocess (interpreter start-up included, as a user would run it):
@@ -207,6 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     trees = {"tensorflow_estimator": package_directory("tensorflow_estimator")}
     if not args.quick:
         trees["tensorflow/python"] = package_directory("tensorflow") / "python"
+        trees["tensor2tensor"] = tensor2tensor_tree()
     repeats = 1 if args.quick else args.repeats
     results = []
     for name, source in trees.items():
@@ -240,6 +243,16 @@ def main(argv: list[str] | None = None) -> int:
         (RESULTS / "report_speed.json").write_text(json.dumps(summary, indent=2) + "\n")
         (RESULTS / "report_speed.md").write_text(text)
     return 0 if summary["targets_met"] else 1
+
+
+def tensor2tensor_tree() -> Path:
+    """tensorflow/tensor2tensor at the commit `bench.upgrade_coverage` pins, from its git mirror (never committed)."""
+    from bench.upgrade_coverage import DEFAULT_MIRRORS, TREES, extract
+
+    destination = WORK / "sources" / "tensor2tensor"
+    if not destination.exists():
+        extract("tensorflow/tensor2tensor", TREES["tensorflow/tensor2tensor"], DEFAULT_MIRRORS, destination)
+    return destination
 
 
 def _installed(distribution: str) -> bool:

@@ -64,7 +64,7 @@ def fix_text(text: str, fixes: dict[str, Fix] | None = None) -> FixResult:
     declined: list[Declined] = []
     moving = {code: fix for code, fix in fixes.items() if fix.moves}
     if moving:
-        moved = _move_modules(fixed, moving)
+        moved = _move_modules(fixed, moving, tree if fixed == text else None)
         fixed, declined = moved.text, moved.declined
         rewrites += moved.rewrites
     if fixed == text:
@@ -80,12 +80,13 @@ def fix_text(text: str, fixes: dict[str, Fix] | None = None) -> FixResult:
 RENAME_CODES = frozenset({CODE, KEYWORD_CODE})
 
 
-def _move_modules(text: str, fixes: dict[str, Fix]) -> FixResult:
+def _move_modules(text: str, fixes: dict[str, Fix], tree: ast.Module | None) -> FixResult:
     """The module moves: by byte spans on Python's AST where the file only spells moved modules out at their
-    uses (`migrate.fix.fast_moves`), else with LibCST's scope analysis (`migrate.fix.module_moves`)."""
+    uses (`migrate.fix.fast_moves`), else with LibCST's scope analysis (`migrate.fix.module_moves`).
+    `tree`: `text` already parsed (no rename changed it)."""
     from migrate.fix.fast_moves import move_modules_fast
 
-    fast = move_modules_fast(text, ast.parse(text), fixes)
+    fast = move_modules_fast(text, tree if tree is not None else ast.parse(text), fixes)
     if fast is not None:
         return fast
     from migrate.fix.module_moves import move_modules

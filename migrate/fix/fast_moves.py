@@ -16,14 +16,26 @@ with the interface of `module_moves.Use`, and the output is the one LibCST would
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from migrate.fix.engine import Declined, FixResult
-from migrate.fix.registry import Fix, ModuleMove
+from migrate.fix.registry import Fix, ModuleMove, module_leaves
 from migrate.fix.renames import physical_lines
 from migrate.report.aliases import AliasTable, dotted_parts
 from migrate.report.analysis import file_aliases
 from migrate.report.names import canonical, is_tensorflow
+
+
+def _spelled_leaves(fixes: dict[str, Fix]) -> re.Pattern[str]:
+    """`\b(app|flags|logging|tf_logging)\b`: how every moved module is spelled at its end."""
+    return _leaf_pattern(tuple(sorted(module_leaves(fixes))))
+
+
+@lru_cache(maxsize=8)
+def _leaf_pattern(leaves: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"\b(" + "|".join(map(re.escape, leaves)) + r")\b")
 
 
 def _canonical_module(name: str) -> str:
@@ -40,9 +52,22 @@ class _Resolver:
             move.source: (move, fix.code) for fix in fixes.values() for move in fix.moves
         }
         self.parents: dict[int, ast.AST] = {}
-        for node in ast.walk(tree):
+        """id(Attribute or keyword) → its parent: all a `Use` asks of the tree's shape."""
+        self.attributes: list[ast.Attribute] = []
+        """Every `Load` attribute, in walk order (one walk fills both)."""
+        stack: list[ast.AST] = [tree]
+        Attribute, keyword, Load = ast.Attribute, ast.keyword, ast.Load
+        while stack:
+            node = stack.pop()
             for child in ast.iter_child_nodes(node):
-                self.parents[id(child)] = node
+                kind = type(child)
+                if kind is Attribute:
+                    self.parents[id(child)] = node
+                    if type(child.ctx) is Load:
+                        self.attributes.append(child)
+                elif kind is keyword:
+                    self.parents[id(child)] = node
+                stack.append(child)
 
     def parent(self, node: ast.AST) -> ast.AST | None:
         return self.parents.get(id(node))
@@ -155,16 +180,13 @@ class _Edit:
 
 def move_modules_fast(text: str, tree: ast.Module, fixes: dict[str, Fix]) -> FixResult | None:
     """The module moves by byte spans, or None when the file needs LibCST (see the module docstring)."""
-    leaves = {move.source.rpartition(".")[2] for fix in fixes.values() for move in fix.moves}
-    if not any(leaf in text for leaf in leaves):
+    if _spelled_leaves(fixes).search(text) is None:
         return FixResult(text, False)  # no moved module is spelled: no walk needed
     resolver = _Resolver(tree, fixes)
     if resolver.binds_a_moved_module():
         return None
     uses = []
-    for node in ast.walk(tree):
-        if type(node) is not ast.Attribute or type(node.ctx) is not ast.Load:
-            continue
+    for node in resolver.attributes:
         source = resolver.source_of(node)
         if source is None:
             continue
@@ -177,6 +199,7 @@ def move_modules_fast(text: str, tree: ast.Module, fixes: dict[str, Fix]) -> Fix
         uses.append(Use(resolver, node, move, code))
     if not uses:
         return FixResult(text, False)
+    uses.sort(key=lambda use: (use.node.lineno, use.node.col_offset))  # source order, as LibCST visits
     declined: list[Declined] = []
     kept: list[Use] = []
     for use in uses:

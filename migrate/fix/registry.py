@@ -80,15 +80,22 @@ def _load() -> None:
         _loaded = True
 
 
+def module_leaves(fixes: Mapping[str, Fix]) -> frozenset[str]:
+    """The last names the moved modules of `fixes` are spelled with (`logging`, `flags`, `app`, `tf_logging`)."""
+    from migrate.report.names import PRIVATE_MODULES
+
+    sources = {move.source for fix in fixes.values() for move in fix.moves}
+    leaves = {source.rpartition(".")[2] for source in sources}
+    leaves.update(private.rpartition(".")[2] for private, public in PRIVATE_MODULES.items() if public in sources)
+    return frozenset(leaves)
+
+
 def fix_leaves() -> frozenset[str]:
     """The last names of everything a fix rewrites (`logging`, `flags`, `app`, and each renamed TF1 name's,
     `log`, `random_normal`, …): a file that spells none of them has nothing to fix."""
-    from migrate.report.names import PRIVATE_MODULES
     from migrate.report.tf1_api import changed_arguments, tf1_only
 
-    sources = {move.source for fix in load_fixes().values() for move in fix.moves}
-    leaves = {source.rpartition(".")[2] for source in sources}
-    leaves.update(private.rpartition(".")[2] for private, public in PRIVATE_MODULES.items() if public in sources)  # tf_logging
+    leaves = set(module_leaves(load_fixes()))
     if "TFM513" in FIXES:
         leaves.update(entry.name.rpartition(".")[2] for entry in tf1_only().values() if entry.kind == "rename")
     if "TFM516" in FIXES:
