@@ -15,7 +15,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -137,6 +137,16 @@ def state_mapping_for(pair: Pair, legacy: list[Weight], modern: list[Weight]) ->
         return [], f"the non-trainable state is not compared: {error}"
 
 
+class Replay(NamedTuple):
+    """Both sides replayed to a step: its losses, each side's snapshots after step−1 and step (by Keras name, in the
+    Keras layout), and each side's digests of every step (empty unless asked for)."""
+
+    losses: tuple[float | None, float | None]
+    legacy: dict[int, dict[str, np.ndarray]]
+    modern: dict[int, dict[str, np.ndarray]]
+    digests: tuple[dict[int, dict[str, str]], dict[int, dict[str, str]]]
+
+
 class Run:
     """One parity run's state while it goes through the stages."""
 
@@ -179,7 +189,6 @@ class Run:
     def locate_divergence(self, modern, matches: list[Match], state_matches: list[Match], step: int,
                           recorded: tuple[float | None, float | None]) -> tuple[str, dict[str, Any]] | None:
         """Replay both sides to `step` and compare every variable before and after it (`divergence.locate`)."""
-
         if not hasattr(self, "legacy_prepared"):
             return ("not located: the legacy side comes from a trace; run both sides on TF 2.15 to compare the "
                     "variables at that step"), {}
@@ -188,14 +197,15 @@ class Run:
         replay = self.replay(modern, matches, everything, step, digests=True)
         if replay is None:
             return None
-        replayed, legacy_values, modern_values, digests = replay
-        message, details = divergence.locate(step, everything, legacy_values, modern_values, *replayed)
-        parted = divergence.first_parting(everything, *digests) if details["verdict"] == "weights before" else None
+        replayed = replay.losses
+        message, details = divergence.locate(step, everything, replay.legacy, replay.modern, *replayed)
+        parted = divergence.first_parting(everything, *replay.digests) if details["verdict"] == "weights before" else None
         if parted is not None and parted < step - 1:
             self.progress(f"[locate] the weights first part at step {parted}: replaying to it")
             earlier = self.replay(modern, matches, everything, parted, digests=False)
             if earlier is not None:
-                earlier_message, earlier_details = divergence.locate(parted, everything, *earlier[1:3], *earlier[0])
+                earlier_message, earlier_details = divergence.locate(parted, everything, earlier.legacy, earlier.modern,
+                                                                     *earlier.losses)
                 message += f"; they first part at step {parted}: {earlier_message}"
                 details["first_parting"] = earlier_details
         if (note := divergence.rounding_note(details)) is not None:
@@ -206,9 +216,8 @@ class Run:
             details["replay_reproduced"] = False
         return message, details
 
-    def replay(self, modern, matches: list[Match], everything: list[Match], step: int, *, digests: bool):
-        """Both sides again from the initial weights to `step`: (the step's losses, each side's snapshots after
-        step−1 and step in the Keras layout, each side's digests of every step), None if a side stopped short."""
+    def replay(self, modern, matches: list[Match], everything: list[Match], step: int, *, digests: bool) -> Replay | None:
+        """Both sides again from the initial weights to `step` (None if a side stopped short of it)."""
         from migrate.parity.sides import legacy_side
 
         capture = (step - 1, step)
@@ -223,7 +232,7 @@ class Run:
             return None
         losses = (losses_from_json(legacy["losses"]).get(step), losses_from_json(modern_run["losses"]).get(step))
         legacy_values = {point: keras_layout(values) for point, values in legacy["captured"].items()}
-        return losses, legacy_values, modern_run["captured"], (legacy["digests"], modern_run["digests"])
+        return Replay(losses, legacy_values, modern_run["captured"], (legacy["digests"], modern_run["digests"]))
 
     def load_legacy(self, recorded: dict) -> None:
         self.legacy = from_json_record(recorded["sides"]["legacy"])
