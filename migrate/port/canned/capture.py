@@ -26,11 +26,13 @@ CANNED_MODULES = {
     "tensorflow_estimator.python.estimator.canned.linear": "linear",
     "tensorflow_estimator.python.estimator.canned.dnn_linear_combined": "dnn_linear_combined",
 }
+BOOSTED_TREES = (
+    "the BoostedTrees estimators are gone from tensorflow_estimator 2.15 (the TF1 side cannot run here), boosted "
+    "trees grow trees, not weights (no step parity is possible), and a TensorFlow Decision Forests port would need "
+    "tensorflow-decision-forests on both TF 2.15 and 2.21, which has no TF 2.21 build "
+    "(see examples/canned_estimators/README.md)")
 REFUSED_MODULES = {
-    "tensorflow_estimator.python.estimator.canned.boosted_trees": (
-        "boosted trees grow trees, not weights: no step parity is possible, and the TensorFlow Decision Forests "
-        "port would need tensorflow-decision-forests on both TF 2.15 and 2.21, which does not install here "
-        "(see examples/canned_estimators/README.md)"),
+    "tensorflow_estimator.python.estimator.canned.boosted_trees": BOOSTED_TREES,
     "tensorflow_estimator.python.estimator.canned.baseline": "baseline estimators are not ported yet",
     "tensorflow_estimator.python.estimator.canned.kmeans": "k-means is not a gradient-trained model",
 }
@@ -101,18 +103,23 @@ def capture(model_fn: Callable[..., Any], input_fn: Callable[..., Any], params: 
         features, labels, specs = _first_batch(input_fn, params)
         accepted = inspect.signature(model_fn).parameters
         arguments = {"features": features, "labels": labels, "mode": "train", "params": dict(params)}
-        model_fn(**{key: value for key, value in arguments.items() if key in accepted})
+        try:
+            model_fn(**{key: value for key, value in arguments.items() if key in accepted})
+        except AttributeError as error:
+            if "BoostedTrees" in str(error):
+                raise CannedRefusal([f"{error}: {BOOSTED_TREES}"]) from error
+            raise
+        except Exception:
+            _refuse_if_refused_kind(estimators)  # a refused kind's model_fn may fail on our batch: say why first
+            raise
         variables = {v.name.split(":")[0]: tuple(v.shape.as_list()) for v in tf.compat.v1.trainable_variables()}
         state = [v.name.split(":")[0] for v in tf.compat.v1.global_variables()
                  if "/moving_mean" in v.name or "/moving_variance" in v.name]
-    canned = [estimator for estimator in estimators if type(estimator).__module__ in {*CANNED_MODULES, *REFUSED_MODULES}]
+    _refuse_if_refused_kind(estimators)
+    canned = [estimator for estimator in estimators if type(estimator).__module__ in CANNED_MODULES]
     if not canned:
         return None
     estimator = canned[-1]
-    module = type(estimator).__module__
-    if module in REFUSED_MODULES:
-        raise CannedRefusal([f"{type(estimator).__name__} (built at {estimator._migrate_created_at}): "
-                             f"{REFUSED_MODULES[module]}"])
     record = describe(estimator)
     record.optimizers = [_optimizer_use(optimizer, names, record) for optimizer, names in applied]
     record.tf1_variables = variables
@@ -121,6 +128,15 @@ def capture(model_fn: Callable[..., Any], input_fn: Callable[..., Any], params: 
     record.frozen = sorted(name for name in variables if applied and name not in trained)
     record.feature_specs = specs
     return record
+
+
+def _refuse_if_refused_kind(estimators: list[Any]) -> None:
+    """`CannedRefusal` naming the first estimator built whose kind has no Keras port (boosted trees …)."""
+    for estimator in estimators:
+        module = type(estimator).__module__
+        if module in REFUSED_MODULES:
+            raise CannedRefusal([f"{type(estimator).__name__} (built at {estimator._migrate_created_at}): "
+                                 f"{REFUSED_MODULES[module]}"])
 
 
 def _first_batch(input_fn: Callable[..., Any], params: Mapping[str, Any]) -> tuple[Any, Any, dict]:

@@ -106,3 +106,22 @@ def test_a_normalizer_that_cannot_be_written_is_refused(tmp_path):
     assert any("normalizer_fn" in reason and "ndarray" in reason for reason in port.refusals)
     assert not (tmp_path / "port" / "keras_model.py").exists()
     assert "Refused" in (tmp_path / "port" / "PORT.md").read_text()
+
+
+def test_boosted_trees_are_refused_with_the_reason(tmp_path):
+    """TF1 code building a BoostedTreesClassifier: exit 2, PORT.md alone, saying why (no twin, no TFDF on 2.21)."""
+    from migrate.cli import main
+
+    source = tmp_path / "trees.py"
+    source.write_text(SOURCE.replace("def model_fn(features, labels, mode, params):", textwrap.dedent("""
+        def model_fn(features, labels, mode, params):
+            ages = fc.bucketized_column(fc.numeric_column("age"), [20.0, 40.0, 60.0])
+            estimator = tf.estimator.BoostedTreesClassifier([ages], n_batches_per_layer=1)
+            return estimator.model_fn(features, labels, mode, None)
+
+
+        def unused_model_fn(features, labels, mode, params):""")))
+    assert main(["port", str(source), "--out", str(tmp_path / "port"), "--no-check"]) == 2
+    port_md = (tmp_path / "port" / "PORT.md").read_text()
+    assert "BoostedTrees" in port_md and "tensorflow-decision-forests" in port_md
+    assert not (tmp_path / "port" / "keras_model.py").exists()
