@@ -25,6 +25,7 @@ from migrate.core.mnist_model import (  # noqa: F401  (re-exported: legacy.model
     EXAMPLE_FEATURE,
     IMAGE_SHAPE,
     LAYER_NAMES,
+    LOSS_OP_NAME,
     LOSS_TENSOR_NAME,
     NUM_CLASSES,
     OPTIMIZERS,
@@ -136,7 +137,7 @@ def model_fn(
 
     labels = tf.cast(labels, tf.int32)
     loss = tf.compat.v1.losses.sparse_softmax_cross_entropy(labels=labels, logits=logits)
-    loss = tf.identity(loss, name="loss")
+    loss = tf.identity(loss, name=LOSS_OP_NAME)
     if loss.name != LOSS_TENSOR_NAME:
         raise ValueError(
             f"the loss tensor is named {loss.name!r}, not {LOSS_TENSOR_NAME!r}: model_fn was called twice "

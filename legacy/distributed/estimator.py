@@ -33,13 +33,13 @@ step, on the evaluator the metrics of every checkpoint it evaluated);
 ``--progress`` (JSON lines, one per step or evaluation, surviving a kill);
 ``--initial-weights-out`` (chief: the step-0 variables the modern side copies).
 
-Exit codes: 0 done, 2 bad input (``TF_CONFIG`` missing a role, flags, data, no
-checkpoint reaching the evaluator within ``--eval-timeout``).
+Exit codes (`migrate.core.role_program`): 0 done, 1 the cluster failed around this task
+(no checkpoint reaching the evaluator within ``--eval-timeout``, the chief not
+initialising the variables), 2 bad input (``TF_CONFIG`` missing a role, flags, data).
 """
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import os
 import sys
@@ -50,9 +50,11 @@ from typing import Any
 
 import numpy as np
 
-from legacy.distributed.role import RoleError, batch_indices
+from legacy.distributed.role import batch_indices
+from migrate.core.mnist_model import LOSS_TENSOR_NAME
 from migrate.core.progress_file import ProgressFile
-from migrate.core.tf_config import TfConfigError, read_tf_config, require_roles, require_task_in_cluster, task_name
+from migrate.core.role_program import RoleError, RoleFailed, RoleProgram, run_role_program, write_trace
+from migrate.core.tf_config import TfConfigError, read_tf_config, require_roles, require_task_in_cluster
 
 TRAINING_ROLES = ("chief", "ps")
 """What the training cluster must have; ``worker`` tasks are optional, ``evaluator`` is outside the cluster."""
@@ -83,8 +85,7 @@ def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, li
     return task_type, index, {role: cluster[role] for role in ("chief", "worker", "ps") if cluster.get(role)}
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m legacy.distributed.estimator", description=__doc__.splitlines()[0])
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model-dir", required=True, type=Path, help="the chief's checkpoints and summaries")
     parser.add_argument("--data", type=Path, help=".npz with x_train, y_train, x_test, y_test (all but the ps)")
     parser.add_argument("--steps", type=int, default=100, help="global step to train to (TrainSpec max_steps)")
@@ -100,7 +101,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--initial-weights-out", type=Path, help="chief: write the step-0 model variables here (.npz)")
     parser.add_argument("--trace", type=Path)
     parser.add_argument("--progress", type=Path)
-    return parser
 
 
 def worker_arrays(x: np.ndarray, y: np.ndarray, steps: int, global_batch: int, worker: int,
@@ -110,20 +110,14 @@ def worker_arrays(x: np.ndarray, y: np.ndarray, steps: int, global_batch: int, w
     return x[indices], y[indices]
 
 
-def _write_json(path: Path, payload: dict) -> None:
-    temporary = path.with_suffix(path.suffix + ".tmp")
-    temporary.write_text(json.dumps(payload, indent=1))
-    os.replace(temporary, path)
-
-
 def wait_for_checkpoint(model_dir: Path, timeout: float, who: str) -> str:
-    """The first checkpoint of `model_dir`, polled every 0.2 s; `RoleError` after `timeout` seconds."""
+    """The first checkpoint of `model_dir`, polled every 0.2 s; `RoleFailed` after `timeout` seconds."""
     import tensorflow as tf
 
     deadline = time.monotonic() + timeout
     while (latest := tf.train.latest_checkpoint(str(model_dir))) is None:
         if time.monotonic() > deadline:
-            raise RoleError(
+            raise RoleFailed(
                 f"no checkpoint arrived in {model_dir} within {timeout:g} s; {who} evaluates the checkpoints the "
                 "chief writes there. Is the chief running, with the same model dir?"
             )
@@ -173,7 +167,7 @@ def make_hooks():
             self._mark = tf.compat.v1.scatter_update(self._finished, [self.index], tf.reshape(self._finished_step, [1]))
             self._slowest = tf.reduce_min(self._finished)
             self._global_step = tf.compat.v1.train.get_global_step()
-            self._loss = tf.compat.v1.get_default_graph().get_tensor_by_name("loss:0")
+            self._loss = tf.compat.v1.get_default_graph().get_tensor_by_name(LOSS_TENSOR_NAME)
 
         def after_create_session(self, session, coord) -> None:
             self.step = int(session.run(self._global_step))
@@ -203,7 +197,7 @@ def make_hooks():
             with tf.compat.v1.Session(self.master, config=self.config) as session:
                 while len(session.run(uninitialized)):
                     if time.monotonic() > deadline:
-                        raise RoleError(f"the chief did not initialise the variables within {self.timeout:.0f} s.")
+                        raise RoleFailed(f"the chief did not initialise the variables within {self.timeout:.0f} s.")
                     time.sleep(0.2)
 
     class EvaluationHook(tf.compat.v1.train.SessionRunHook):
@@ -379,18 +373,15 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
         print(f"ps {index} serving at {cluster['ps'][index]}", file=sys.stderr, flush=True)
     trace = run_task(args, task_type, index, cluster)
     if trace is not None:
-        _write_json(args.trace, trace)
+        write_trace(args.trace, trace)
     return 0
 
 
+PROGRAM = RoleProgram("legacy.distributed.estimator", __doc__.splitlines()[0], configure, run)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    try:
-        return run(args, dict(os.environ))
-    except RoleError as error:
-        print(f"legacy.distributed.estimator ({task_name(os.environ)}): error: {error}",
-              file=sys.stderr)
-        return 2
+    return run_role_program(PROGRAM, argv)
 
 
 if __name__ == "__main__":

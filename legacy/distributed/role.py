@@ -45,12 +45,12 @@ chief the test-set loss and accuracy; ``--progress`` gets a JSON line
 ``--initial-weights-out`` (chief, fresh start) the step-0 model
 variables for the modern side to copy.
 
-Exit codes: 0 done, 2 bad input (``TF_CONFIG``, a port already taken, data).
+Exit codes (`migrate.core.role_program`): 0 done, 1 the chief did not initialise the
+variables in time, 2 bad input (``TF_CONFIG``, a port already taken, data).
 """
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -60,15 +60,13 @@ from typing import Any
 
 import numpy as np
 
+from migrate.core.mnist_model import LOSS_OP_NAME
 from migrate.core.progress_file import ProgressFile
-from migrate.core.tf_config import TfConfigError, read_tf_config, require_roles, require_task_in_cluster, task_name
+from migrate.core.role_program import RoleError, RoleFailed, RoleProgram, run_role_program, write_trace
+from migrate.core.tf_config import TfConfigError, read_tf_config, require_roles, require_task_in_cluster
 
 ROLES = ("ps", "worker")
 REPLICATIONS = ("sync", "async")
-
-
-class RoleError(Exception):
-    """Bad TF_CONFIG, flags or a server that cannot start: printed with the role, exit code 2."""
 
 
 def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, list[str]]]:
@@ -82,8 +80,7 @@ def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, li
     return task_type, index, cluster
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m legacy.distributed", description=__doc__.splitlines()[0])
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model-dir", required=True, type=Path, help="the chief's checkpoints and summaries")
     parser.add_argument("--data", type=Path, help=".npz with x_train, y_train, x_test, y_test (workers)")
     parser.add_argument("--steps", type=int, default=100, help="global step to train to")
@@ -99,7 +96,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--initial-weights-out", type=Path, help="chief: write the step-0 model variables here (.npz)")
     parser.add_argument("--trace", type=Path)
     parser.add_argument("--progress", type=Path)
-    return parser
 
 
 def batch_indices(step: int, global_batch: int, worker: int, workers: int, size: int) -> np.ndarray:
@@ -126,12 +122,6 @@ def start_server(cluster: dict[str, list[str]], task_type: str, index: int):
         ) from error
 
 
-def _write_json(path: Path, payload: dict) -> None:
-    temporary = path.with_suffix(path.suffix + ".tmp")
-    temporary.write_text(json.dumps(payload, indent=1))
-    os.replace(temporary, path)
-
-
 def _wait_for_chief(target: str, config, uninitialized, timeout: float = 120.0) -> None:
     """Poll until the chief has initialised the variables (SessionManager would sleep 30 s between checks)."""
     import tensorflow as tf
@@ -140,7 +130,7 @@ def _wait_for_chief(target: str, config, uninitialized, timeout: float = 120.0) 
     with tf.compat.v1.Session(target, config=config) as session:
         while len(session.run(uninitialized)):
             if time.monotonic() > deadline:
-                raise RoleError(f"the chief did not initialise the variables within {timeout:.0f} s.")
+                raise RoleFailed(f"the chief did not initialise the variables within {timeout:.0f} s.")
             time.sleep(0.2)
 
 
@@ -218,7 +208,7 @@ def run_worker(args: argparse.Namespace, index: int, cluster: dict[str, list[str
             logits = logits_fn(images, training=True, params=params)
             loss = tf.identity(
                 tf.compat.v1.losses.sparse_softmax_cross_entropy(labels=tf.cast(labels, tf.int32), logits=logits),
-                name="loss",
+                name=LOSS_OP_NAME,
             )
             tf.compat.v1.summary.scalar("loss", loss)
             optimizer = make_optimizer(params)
@@ -339,14 +329,12 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
         print(f"ps {index} serving at {cluster['ps'][index]}", file=sys.stderr, flush=True)
         server.join()
         return 0
-    _write_json(args.trace, run_worker(args, index, cluster, server))
+    write_trace(args.trace, run_worker(args, index, cluster, server))
     return 0
 
 
+PROGRAM = RoleProgram("legacy.distributed", __doc__.splitlines()[0], configure, run)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    try:
-        return run(args, dict(os.environ))
-    except RoleError as error:
-        print(f"legacy.distributed ({task_name(os.environ)}): error: {error}", file=sys.stderr)
-        return 2
+    return run_role_program(PROGRAM, argv)

@@ -111,23 +111,11 @@ def run_commands(
         quick_exit = standalone and command.quick_exit
         if collecting and not quick_exit:
             gc.enable()
-        name = f"{program.prog} {args.command}"
-        try:
-            code = command.run(args)
-        except UsageError as error:
-            print(f"{name}: error: {error}", file=sys.stderr)
-            return EXIT_USAGE
-        except CommandFailed as error:
-            print(f"{name}: {error}", file=sys.stderr)
-            return EXIT_FAILED
-        except KeyboardInterrupt as interrupt:
-            said = f" ({interrupt})" if interrupt.args else ""
-            print(f"{name}: interrupted{said}{program.interrupted_hint}", file=sys.stderr)
-            return EXIT_INTERRUPTED
-        except BrokenPipeError:
-            raise
-        except Exception as error:  # the one place every unexpected error is reported
-            return _report_unexpected(name, error)
+        returned: list[int] = []
+        code = exit_code_of(f"{program.prog} {args.command}", lambda: _keep(returned, command.run(args)),
+                            program.interrupted_hint)
+        if not returned:  # it raised: the code is the one its error maps to
+            return code
         sys.stdout.flush()
         if quick_exit:
             end_process(code)
@@ -138,6 +126,34 @@ def run_commands(
     finally:
         if collecting:
             gc.enable()
+
+
+def _keep(returned: list[int], code: int) -> int:
+    returned.append(code)
+    return code
+
+
+def exit_code_of(name: str, run: Callable[[], int], interrupted_hint: str = "") -> int:
+    """`run()`'s exit code, or the one its exception maps to (see the module doc); every message on stderr,
+    prefixed with `name`. `BrokenPipeError` propagates (the caller silences stdout).
+
+    Shared by `run_commands` and the cluster role programs (`migrate.core.role_program`)."""
+    try:
+        return run()
+    except UsageError as error:
+        print(f"{name}: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except CommandFailed as error:
+        print(f"{name}: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt as interrupt:
+        said = f" ({interrupt})" if interrupt.args else ""
+        print(f"{name}: interrupted{said}{interrupted_hint}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        raise
+    except Exception as error:  # the one place every unexpected error is reported
+        return _report_unexpected(name, error)
 
 
 def _report_unexpected(name: str, error: Exception) -> int:

@@ -8,7 +8,7 @@ on lives here, TensorFlow-free:
 * `LAYER_NAMES` / `VARIABLE_SHAPES`: the legacy variable scopes are the Keras
   layer names; ``<layer>/weights`` is the layer's `kernel`, ``<layer>/biases``
   its `bias` (`LEGACY_SUFFIXES`), in creation order;
-* `LOSS_TENSOR_NAME`: the graph name hooks fetch the training loss by.
+* `LOSS_OP_NAME` / `LOSS_TENSOR_NAME`: the graph name hooks fetch the training loss by.
 """
 from __future__ import annotations
 
@@ -48,8 +48,10 @@ VARIABLE_SHAPES: dict[str, tuple[int, ...]] = {
 }
 """Legacy checkpoint name → shape of every model variable, in creation order."""
 
-LOSS_TENSOR_NAME = "loss:0"
-"""The training loss in the legacy graph (`tf.identity(loss, name="loss")`)."""
+LOSS_OP_NAME = "loss"
+"""The op the legacy graphs name their training loss with (`tf.identity(loss, name=LOSS_OP_NAME)`)."""
+LOSS_TENSOR_NAME = f"{LOSS_OP_NAME}:0"
+"""The training loss in the legacy graph, the tensor hooks fetch."""
 
 GLOBAL_STEP_NAME = "global_step"
 

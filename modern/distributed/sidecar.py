@@ -25,26 +25,23 @@ message when no new checkpoint arrives within ``--eval-timeout`` seconds
 
 Outputs: ``--trace`` (JSON: the metrics of every checkpoint evaluated and the
 evaluation/summary actions per global step), ``--progress`` (JSON lines, one
-per evaluation). Exit codes: 0 done, 2 bad input or no checkpoint in time.
+per evaluation). Exit codes (`migrate.core.role_program`): 0 done, 1 no new
+checkpoint in time (the cluster failed around it), 2 bad input.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
-import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from migrate.core.role_program import RoleError, RoleFailed, RoleProgram, run_role_program, write_trace
 from migrate.core.tf_config import TfConfigError, read_tf_config
 
 EVAL_SUBDIR = "eval"
-
-
-class SidecarError(Exception):
-    """Bad TF_CONFIG or flags, or no checkpoint in time: printed with the task, exit code 2."""
 
 
 def check_tf_config(environ: dict[str, str]) -> None:
@@ -52,16 +49,15 @@ def check_tf_config(environ: dict[str, str]) -> None:
     try:
         cluster, task_type, index = read_tf_config(environ)
     except TfConfigError as error:
-        raise SidecarError(str(error)) from error
+        raise RoleError(str(error)) from error
     if not cluster.get("worker") and not cluster.get("chief"):
-        raise SidecarError(f"TF_CONFIG's cluster {sorted(cluster)} has no 'worker' or 'chief' role: nobody writes the "
+        raise RoleError(f"TF_CONFIG's cluster {sorted(cluster)} has no 'worker' or 'chief' role: nobody writes the "
                            "checkpoints this evaluator would evaluate.")
     if (task_type, index) != ("evaluator", 0):
-        raise SidecarError(f"TF_CONFIG's task is {task_type}:{index}; the sidecar evaluator runs as evaluator:0.")
+        raise RoleError(f"TF_CONFIG's task is {task_type}:{index}; the sidecar evaluator runs as evaluator:0.")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m modern.distributed.sidecar", description=__doc__.splitlines()[0])
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model-dir", required=True, type=Path, help="the chief's checkpoint directory")
     parser.add_argument("--data", required=True, type=Path, help=".npz with x_test, y_test")
     parser.add_argument("--steps", type=int, required=True, help="the last training step: stop after its checkpoint")
@@ -72,7 +68,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--trace", type=Path, required=True)
     parser.add_argument("--progress", type=Path)
-    return parser
 
 
 def summary_steps(directory: Path, tag: str) -> list[int]:
@@ -130,7 +125,7 @@ def evaluate_checkpoints(args: argparse.Namespace) -> dict[str, Any]:
             break
     else:
         last = f"the last one evaluated was at step {evaluations[-1]['step']}" if evaluations else "none arrived"
-        raise SidecarError(
+        raise RoleFailed(
             f"no new checkpoint arrived in {args.model_dir} within {args.eval_timeout:g} s ({last}; training "
             f"ends at step {args.steps}); the evaluator evaluates what the chief writes there. Is the chief running?"
         )
@@ -149,21 +144,17 @@ def evaluate_checkpoints(args: argparse.Namespace) -> dict[str, Any]:
 def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     check_tf_config(environ)
     if not args.data.is_file():
-        raise SidecarError(f"--data {args.data} does not exist.")
-    trace = evaluate_checkpoints(args)
-    temporary = args.trace.with_suffix(args.trace.suffix + ".tmp")
-    temporary.write_text(json.dumps(trace, indent=1))
-    os.replace(temporary, args.trace)
+        raise RoleError(f"--data {args.data} does not exist.")
+    write_trace(args.trace, evaluate_checkpoints(args))
     return 0
 
 
+PROGRAM = RoleProgram("modern.distributed.sidecar", __doc__.splitlines()[0], configure, run,
+                      task=lambda environ: "evaluator 0")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    try:
-        return run(args, dict(os.environ))
-    except SidecarError as error:
-        print(f"modern.distributed.sidecar (evaluator 0): error: {error}", file=sys.stderr)
-        return 2
+    return run_role_program(PROGRAM, argv)
 
 
 if __name__ == "__main__":

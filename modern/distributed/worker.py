@@ -25,7 +25,7 @@ The role comes from ``TF_CONFIG`` (``{"cluster": {"worker": [...]}, "task":
    ``--trace`` (JSON): the role, the losses, which callback acted at which
    global step, timings, and on the chief the test-set loss and accuracy.
 
-Exit codes: 0 done, 2 bad input (``TF_CONFIG``, flags, data).
+Exit codes (`migrate.core.role_program`): 0 done, 2 bad input (``TF_CONFIG``, flags, data, a port taken).
 """
 from __future__ import annotations
 
@@ -33,18 +33,14 @@ import argparse
 import json
 import logging
 import os
-import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from migrate.core.progress_file import ProgressFile
-from migrate.core.tf_config import TfConfigError, read_tf_config, task_name
-
-
-class RoleError(Exception):
-    """Bad TF_CONFIG or flags: printed with the role, exit code 2."""
+from migrate.core.role_program import RoleError, RoleProgram, run_role_program, write_trace
+from migrate.core.tf_config import TfConfigError, read_tf_config
 
 
 def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, int]:
@@ -60,8 +56,7 @@ def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, int]:
     return task_type, index, len(cluster["worker"])
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m modern.distributed", description=__doc__.splitlines()[0])
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model-dir", required=True, type=Path, help="the chief's checkpoints and summaries")
     parser.add_argument("--data", required=True, type=Path, help=".npz with x_train, y_train, x_test, y_test")
     parser.add_argument("--steps", type=int, required=True, help="global step to train to")
@@ -75,7 +70,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--initial-weights", type=Path, help=".npz of legacy variable name -> initial value")
     parser.add_argument("--trace", type=Path, required=True)
     parser.add_argument("--progress", type=Path)
-    return parser
 
 
 def worker_dataset(x, y, global_batch: int, first_step: Callable[[], int], stop: int, worker: int, workers: int):
@@ -120,12 +114,6 @@ def _recording_logger(actions: list[dict], name: str) -> logging.Logger:
     logger.addHandler(Recorder())
     logger.propagate = True
     return logger
-
-
-def _write_json(path: Path, payload: dict) -> None:
-    temporary = path.with_suffix(path.suffix + ".tmp")
-    temporary.write_text(json.dumps(payload, indent=1))
-    os.replace(temporary, path)
 
 
 def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
@@ -238,14 +226,12 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
             "loss": float(-log_probs[np.arange(len(labels)), labels].mean()),
             "global_step": final,
         }
-    _write_json(args.trace, trace)
+    write_trace(args.trace, trace)
     return 0
 
 
+PROGRAM = RoleProgram("modern.distributed", __doc__.splitlines()[0], configure, run)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    try:
-        return run(args, dict(os.environ))
-    except RoleError as error:
-        print(f"modern.distributed ({task_name(os.environ)}): error: {error}", file=sys.stderr)
-        return 2
+    return run_role_program(PROGRAM, argv)

@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from migrate.core.cli import UsageError
+from migrate.core.cli import CommandFailed, UsageError
 
 SINGLE_PROCESS_FLAGS = {
     "side": "both", "against": None, "record": None, "mode": "exact", "modern_override": [], "pair": "mnist", "param": [],
@@ -83,8 +83,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = run_distributed(config, data, out / "distributed-run",
                                  progress=lambda message: print(message, file=sys.stderr, flush=True))
-    except ClusterError as error:
-        raise UsageError(str(error)) from error
+    except ClusterError as error:  # a role process failed: the run found a problem, not a usage error
+        raise CommandFailed(str(error)) from error
     print(terminal_summary(result))
     written = write_outputs(result, out)
     print("\nwritten: " + ", ".join(str(path) for path in written) + f"; checkpoints and logs in {out / 'distributed-run'}")

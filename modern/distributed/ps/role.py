@@ -26,12 +26,11 @@ training arrays are handed to the workers as raw files next to ``--data``
 every scheduled function (on several machines, put them on shared storage or
 use TFRecord files).
 
-Exit codes: 0 done, 2 bad input (``TF_CONFIG``, flags, data, a port taken).
+Exit codes (`migrate.core.role_program`): 0 done, 2 bad input (``TF_CONFIG``, flags, data, a port taken).
 """
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -42,14 +41,11 @@ from typing import Any
 import numpy as np
 
 from migrate.core.progress_file import ProgressFile
-from migrate.core.tf_config import TfConfigError, read_tf_config, require_roles, require_task_in_cluster, task_name
+from migrate.core.role_program import RoleError, RoleProgram, run_role_program, write_trace
+from migrate.core.tf_config import TfConfigError, read_tf_config, require_roles, require_task_in_cluster
 
 ROLES = ("chief", "ps", "worker")
 SERVER_ROLES = ("ps", "worker")
-
-
-class RoleError(Exception):
-    """Bad TF_CONFIG, flags or a server that cannot start: printed with the role, exit code 2."""
 
 
 def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, list[str]]]:
@@ -64,8 +60,7 @@ def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, li
     return task_type, index, cluster
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m modern.distributed.ps", description=__doc__.splitlines()[0])
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model-dir", required=True, type=Path, help="the coordinator's checkpoints and summaries")
     parser.add_argument("--data", type=Path, help=".npz with x_train, y_train, x_test, y_test (coordinator)")
     parser.add_argument("--steps", type=int, default=100, help="global step to train to")
@@ -79,7 +74,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--initial-weights", type=Path, help=".npz of legacy variable name -> initial value")
     parser.add_argument("--trace", type=Path)
     parser.add_argument("--progress", type=Path)
-    return parser
 
 
 def write_raw_arrays(data: dict[str, np.ndarray], directory: Path) -> tuple[Path, Path]:
@@ -120,12 +114,6 @@ def serve(cluster: dict[str, list[str]], task_type: str, index: int) -> int:
     print(f"{task_type} {index} serving at {cluster[task_type][index]}", file=sys.stderr, flush=True)
     server.join()
     return 0
-
-
-def _write_json(path: Path, payload: dict) -> None:
-    temporary = path.with_suffix(path.suffix + ".tmp")
-    temporary.write_text(json.dumps(payload, indent=1))
-    os.replace(temporary, path)
 
 
 def coordinate(args: argparse.Namespace, cluster: dict[str, list[str]]) -> dict[str, Any]:
@@ -220,15 +208,13 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
             f"--global-batch-size {args.global_batch_size} does not split evenly over {len(cluster['worker'])} workers.")
     if not args.data.is_file():
         raise RoleError(f"--data {args.data} does not exist.")
-    _write_json(args.trace, coordinate(args, cluster))
+    write_trace(args.trace, coordinate(args, cluster))
     return 0
+
+
+PROGRAM = RoleProgram("modern.distributed.ps", __doc__.splitlines()[0], configure, run)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("GRPC_FAIL_FAST", "use_caller")  # a dead worker fails its closures fast: they are retried
-    args = build_parser().parse_args(argv)
-    try:
-        return run(args, dict(os.environ))
-    except RoleError as error:
-        print(f"modern.distributed.ps ({task_name(os.environ)}): error: {error}", file=sys.stderr)
-        return 2
+    return run_role_program(PROGRAM, argv)

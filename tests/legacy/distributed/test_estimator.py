@@ -54,13 +54,13 @@ def test_each_worker_is_fed_its_slice_of_every_global_batch_in_step_order():
 
 
 @pytest.mark.estimator
-def test_an_evaluator_that_never_gets_a_checkpoint_exits_2(monkeypatch, capsys, tmp_path, mnist):
+def test_an_evaluator_that_never_gets_a_checkpoint_is_a_failed_cluster_exit_1(monkeypatch, capsys, tmp_path, mnist):
     data = tmp_path / "data.npz"
     np.savez(data, x_train=mnist.x_train[:8], y_train=mnist.y_train[:8], x_test=mnist.x_test[:8], y_test=mnist.y_test[:8])
     monkeypatch.setenv("TF_CONFIG", tf_config(CLUSTER, "evaluator", 0)["TF_CONFIG"])
     code = main(["--model-dir", str(tmp_path / "model"), "--data", str(data), "--trace", str(tmp_path / "t.json"),
                  "--global-batch-size", "8", "--eval-timeout", "0.5"])
-    assert code == 2
+    assert code == 1
     error = capsys.readouterr().err
-    assert "(evaluator 0): error: no checkpoint arrived in" in error and "within 0.5 s;" in error
+    assert "legacy.distributed.estimator (evaluator 0): no checkpoint arrived in" in error and "within 0.5 s;" in error
     assert "Is the chief running" in error and not (tmp_path / "t.json").exists()

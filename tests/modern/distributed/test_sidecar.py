@@ -9,7 +9,8 @@ import json
 import numpy as np
 import pytest
 
-from modern.distributed.sidecar import SidecarError, check_tf_config, main
+from migrate.core.role_program import RoleError
+from modern.distributed.sidecar import check_tf_config, main
 
 WORKERS = ["127.0.0.1:1", "127.0.0.1:2"]
 
@@ -28,20 +29,20 @@ def test_the_evaluator_of_a_worker_cluster_is_accepted():
     pytest.param(tf_config({"worker": WORKERS}, "worker", 1), "task is worker:1", id="not the evaluator"),
 ])
 def test_bad_tf_config_names_what_is_wrong(environ, message):
-    with pytest.raises(SidecarError, match=message):
+    with pytest.raises(RoleError, match=message):
         check_tf_config(environ)
 
 
-def test_no_checkpoint_within_the_timeout_exits_2_with_what_to_check(monkeypatch, capsys, tmp_path, mnist):
+def test_no_checkpoint_within_the_timeout_is_a_failed_cluster_exit_1_with_what_to_check(monkeypatch, capsys, tmp_path, mnist):
     data = tmp_path / "data.npz"
     np.savez(data, x_test=mnist.x_test[:8], y_test=mnist.y_test[:8])
     (tmp_path / "model").mkdir()
     monkeypatch.setenv("TF_CONFIG", tf_config({"worker": WORKERS})["TF_CONFIG"])
     code = main(["--model-dir", str(tmp_path / "model"), "--data", str(data), "--steps", "4",
                  "--trace", str(tmp_path / "t.json"), "--eval-timeout", "0.5", "--poll-secs", "0.1"])
-    assert code == 2
+    assert code == 1
     error = capsys.readouterr().err
-    assert "modern.distributed.sidecar (evaluator 0): error: no new checkpoint arrived in" in error
+    assert "modern.distributed.sidecar (evaluator 0): no new checkpoint arrived in" in error
     assert "within 0.5 s (none arrived; training ends at step 4)" in error and not (tmp_path / "t.json").exists()
 
 

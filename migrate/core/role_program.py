@@ -1,0 +1,77 @@
+"""The one way to write a cluster role program: its `main`, its errors, its exit codes and its trace file.
+
+A role program is one process of a distributed run (``python -m
+legacy.distributed``, ``legacy.distributed.estimator``, ``modern.distributed``,
+``modern.distributed.ps``, ``modern.distributed.sidecar``): its role comes
+from ``TF_CONFIG``, its flags from the launcher (`migrate.parity.distributed`)
+or a user starting it by hand. Each declares a `RoleProgram` and its `main` is
+``run_role_program(PROGRAM, argv)``, so all five answer alike, on the exit
+codes of the CLI kit (`migrate.core.cli`):
+
+    0   the role did its part
+    1   the cluster failed around it (`RoleFailed`: the chief never
+        initialised the variables, no checkpoint arrived in time)
+    2   usage error (`RoleError`, or argparse's own: bad flags, ``TF_CONFIG``
+        without the role, unreadable data, a port already taken)
+    70  internal error: anything else, with its traceback in a crash log
+    130 interrupted
+
+Every message goes to stderr, prefixed with the program and its task
+(``legacy.distributed (worker 1): error: ...``). TF-free: the programs import
+TensorFlow inside their `run`.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from migrate.core.atomic_write import write_text_atomic
+from migrate.core.cli import CommandFailed, UsageError, exit_code_of
+from migrate.core.tf_config import task_name
+
+
+class RoleError(UsageError):
+    """Bad ``TF_CONFIG``, flags, data or a server that cannot start: exit code 2."""
+
+
+class RoleFailed(CommandFailed):
+    """The cluster around this role failed (a peer never came, nothing to evaluate in time): exit code 1."""
+
+
+class RoleProgram(NamedTuple):
+    """A role program: ``python -m <module>``, its one-line description, its flags and its body.
+
+    `run(args, environ)` returns the exit code (0 when the role did its part)
+    or raises `RoleError` / `RoleFailed`; `environ` is the process's
+    environment, read once (``TF_CONFIG``)."""
+
+    module: str
+    description: str
+    configure: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace, dict[str, str]], int]
+    task: Callable[[Mapping[str, str]], str] = task_name
+    """Names this process's task in messages (``"worker 1"``); by default from ``TF_CONFIG``."""
+
+    def parser(self) -> argparse.ArgumentParser:
+        parser = argparse.ArgumentParser(prog=f"python -m {self.module}", description=self.description)
+        self.configure(parser)
+        return parser
+
+
+def run_role_program(program: RoleProgram, argv: Sequence[str] | None = None) -> int:
+    """Parse `argv` and run `program` in this process's environment; the exit code (module doc), never an exception."""
+    try:
+        args = program.parser().parse_args(argv)
+    except SystemExit as exit_request:  # argparse printed the usage error (or --help) already
+        return int(exit_request.code or 0)
+    environ = dict(os.environ)
+    return exit_code_of(f"{program.module} ({program.task(environ)})", lambda: program.run(args, environ))
+
+
+def write_trace(path: Path, trace: Mapping[str, Any]) -> None:
+    """Write a role's trace (JSON) whole or not at all: the launcher reads it once the process has exited 0."""
+    write_text_atomic(path, json.dumps(trace, indent=1))

@@ -1,0 +1,81 @@
+"""`migrate.core.role_program`: every role program's exit codes, messages on stderr, and trace file.
+
+TF-free: a program declared here stands for the five role programs (each is
+checked on its own flags in tests/legacy/distributed and tests/modern/distributed).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from migrate.core.cli import EXIT_FAILED, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+from migrate.core.role_program import RoleError, RoleFailed, RoleProgram, run_role_program, write_trace
+
+WORKER_1 = json.dumps({"cluster": {"worker": ["127.0.0.1:1", "127.0.0.1:2"]}, "task": {"type": "worker", "index": 1}})
+
+
+def _program(body) -> RoleProgram:
+    def configure(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--steps", type=int, required=True)
+
+    return RoleProgram("demo.distributed", "A demo role.", configure, lambda args, environ: body(args, environ))
+
+
+def _raise(error: BaseException):
+    def body(args, environ):
+        raise error
+
+    return body
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "message"),
+    [
+        pytest.param(lambda args, environ: 0, EXIT_OK, "", id="done is 0"),
+        pytest.param(_raise(RoleError("TF_CONFIG is not set")), EXIT_USAGE,
+                     "demo.distributed (worker 1): error: TF_CONFIG is not set", id="bad input is 2"),
+        pytest.param(_raise(RoleFailed("the chief did not initialise the variables within 120 s.")), EXIT_FAILED,
+                     "demo.distributed (worker 1): the chief did not initialise the variables within 120 s.",
+                     id="a failed cluster is 1, a verdict"),
+        pytest.param(_raise(KeyboardInterrupt()), EXIT_INTERRUPTED, "demo.distributed (worker 1): interrupted",
+                     id="ctrl-c is 130"),
+    ],
+)
+def test_outcomes_map_to_the_cli_kit_exit_codes_with_the_task_named_on_stderr(monkeypatch, capsys, body, code,
+                                                                               message):
+    monkeypatch.setenv("TF_CONFIG", WORKER_1)
+    assert run_role_program(_program(body), ["--steps", "3"]) == code
+    out, err = capsys.readouterr()
+    assert out == "" and err.strip() == message
+
+
+def test_the_environment_reaches_the_body_read_once(monkeypatch):
+    monkeypatch.setenv("TF_CONFIG", WORKER_1)
+    seen = {}
+    assert run_role_program(_program(lambda args, environ: seen.update(environ) or args.steps - 3), ["--steps", "3"]) == 0
+    assert seen["TF_CONFIG"] == WORKER_1
+
+
+def test_a_bad_flag_is_a_usage_error_returned_not_raised(capsys):
+    assert run_role_program(_program(lambda args, environ: 0), ["--steps", "many"]) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert out == "" and "usage: python -m demo.distributed" in err and "invalid int value: 'many'" in err
+
+
+def test_a_bug_is_an_internal_error_with_a_crash_log_never_a_verdict(monkeypatch, capsys, tmp_path):
+    monkeypatch.setenv("MIGRATE_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("TF_CONFIG", raising=False)
+    assert run_role_program(_program(_raise(ValueError("a bug"))), ["--steps", "1"]) == EXIT_INTERNAL
+    err = capsys.readouterr().err
+    assert "demo.distributed (unknown task): internal error (exit 70, not a verdict): ValueError: a bug" in err
+    (log,) = (tmp_path / "crashes").iterdir()
+    assert "ValueError: a bug" in log.read_text()
+
+
+def test_a_trace_is_written_whole_as_json(tmp_path):
+    path = tmp_path / "trace.json"
+    write_trace(path, {"losses": {"1": 2.5}, "role": "chief"})
+    assert json.loads(path.read_text()) == {"losses": {"1": 2.5}, "role": "chief"}
+    assert [p.name for p in tmp_path.iterdir()] == ["trace.json"]
