@@ -23,7 +23,9 @@ Every original line `tf_upgrade_v2` changed (a line-level diff of its output
 against the input, in files both tools could parse) is then classified:
 **made** when `migrate fix` changed that line too, else **reported** when the
 report has a finding on it or on another line of its statement (a call's
-argument lines belong to the call), else **keywords only** when tf_upgrade_v2
+argument lines belong to the call), or the line uses a name whose binding's
+finding covers its uses (`slim = tf.contrib.slim`, "covers the 9 uses of
+`slim`"), else **keywords only** when tf_upgrade_v2
 only spelled out keywords for positional arguments whose meaning TF2 keeps
 (checked against the derived `data/tf1_arguments.txt`), else **missed**. `tf_upgrade_v2`'s own report
 lines (`Renamed 'tf.log' to 'tf.math.log'`, …) on missed lines are tallied
@@ -153,18 +155,33 @@ def statement_lines(text: str) -> dict[int, range]:
     return spans
 
 
+_COVERS = re.compile(r"\(covers the .*\)$")
+_COVERED_NAME = re.compile(r"`(\w+)`")
+
+
+def _uses(text: str, lines, names) -> bool:
+    """One of `names` (bound by a reported import or assignment whose finding covers their uses) is used on `lines`."""
+    if not names:
+        return False
+    source = text.splitlines()
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\.")
+    return any(pattern.search(source[line - 1]) for line in lines if 0 < line <= len(source))
+
+
 _ADDED_KEYWORDS = re.compile(r"^INFO: Added keywords to args of function '(?P<name>[\w.]+)'$")
 
 
 def keywords_only(messages: list[str], tree: ast.Module, line: int) -> bool:
-    """tf_upgrade_v2 only spelled out keywords for positional arguments that mean the same in TF2
+    """tf_upgrade_v2 only spelled out keywords (and renamed the ones it spelled out) for positional arguments that
+    mean the same in TF2
     (`tf.nn.max_pool(x, k, s, "SAME")` → `tf.nn.max_pool(input=x, ksize=k, …)`): the derived
     `data/tf1_arguments.txt` says how many leading positions keep their meaning, the call on the line how many
     it passes. Such a change changes nothing to do."""
     from migrate.report.tf1_api import changed_arguments
 
     names = [match.group("name") for message in messages if (match := _ADDED_KEYWORDS.match(message))]
-    if not names or len(names) != len(messages):
+    renamed = [match for message in messages if (match := _RENAMED_KEYWORD.match(message))]
+    if not names or len(names) + len(renamed) != len(messages):
         return False
     table = changed_arguments()
     for name in names:
@@ -176,7 +193,15 @@ def keywords_only(messages: list[str], tree: ast.Module, line: int) -> bool:
             return False
         if keeps is not None and any(len(call.args) > keeps for call in calls):
             return False
+    for match in renamed:  # a keyword tf_upgrade_v2 renamed must be one it added, not one the call wrote
+        written = {keyword.arg for node in ast.walk(tree) if type(node) is ast.Call
+                   and node.lineno <= line <= (node.end_lineno or node.lineno) for keyword in node.keywords}
+        if match.group("old") in written:
+            return False
     return True
+
+
+_RENAMED_KEYWORD = re.compile(r"^INFO: Renamed keyword argument for (?P<name>[\w.]+) from (?P<old>\w+) to (?P<new>\w+)$")
 
 
 def _parses(text: str) -> bool:
@@ -205,8 +230,14 @@ def measure(repository: str, commit: str, mirrors: Path) -> dict:
     fix_again = timed([python, "-m", "migrate", "fix", str(fixed), "--quiet"])
     report_fixed = timed([python, "-m", "migrate", "report", str(fixed), "--format", "json", "--output", str(WORK / stem / "report-fixed.json")])
     findings: dict[str, set[int]] = {}
+    covered_names: dict[str, set[str]] = {}
+    """Per file, the names whose uses a finding covers (`(covers the 3 uses of `slim`)`): those uses are reported."""
     for finding in json.loads(report_json.read_text(encoding="utf-8"))["findings"]:
-        findings.setdefault(Path(finding["path"]).resolve().relative_to(original.resolve()).as_posix(), set()).add(finding["line"])
+        relative = Path(finding["path"]).resolve().relative_to(original.resolve()).as_posix()
+        findings.setdefault(relative, set()).add(finding["line"])
+        covers = _COVERS.search(finding["message"])
+        if covers:
+            covered_names.setdefault(relative, set()).update(_COVERED_NAME.findall(covers.group(0)))
     messages = upgrade_messages(report_file, original)
     counts = Counter()
     missed_kinds: Counter[str] = Counter()
@@ -230,7 +261,9 @@ def measure(repository: str, commit: str, mirrors: Path) -> dict:
             said = [message for first in statements.get(line, (line,)) for message in messages.get(relative, {}).get(first, [])]
             if line in fix_lines:
                 counts["made"] += 1
-            elif line in reported or not reported.isdisjoint(statements.get(line, ())):
+            elif line in reported or not reported.isdisjoint(statements.get(line, ())) or _uses(
+                before, statements.get(line, (line,)), covered_names.get(relative, ())
+            ):
                 counts["reported"] += 1
             elif said and keywords_only(said, tree, line):
                 counts["equivalent"] += 1

@@ -47,9 +47,9 @@ class Rule(NamedTuple):
     fallback: bool = False
     """Reported only on lines where no other rule reports: a catch-all (the TF1-only API)
     that must not repeat what a rule about the construct already says better."""
-    tf1_files_only: bool = False
-    """Reported only in files another rule finds TF1 code in: a name TF2 has too (`tf.where`) is TF1's
-    function only in TF1 code."""
+    tf1_code_only: bool = False
+    """Reported only when other rules find TF1 code in the scan: a name TF2 has too (`tf.where`) is TF1's
+    function only in TF1 code (a file of a TF1 project may use nothing else TF1-only)."""
 
     @property
     def fix(self) -> str:

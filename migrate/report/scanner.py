@@ -241,15 +241,15 @@ def _through_wrappers(
 def _without_covered_fallbacks(findings: list[Finding], rules: dict[str, Rule]) -> list[Finding]:
     """A fallback rule's finding goes where another rule reports on the same line (`Rule.fallback`):
     `class StopHook(tf.train.SessionRunHook)` is one hook subclass to rewrite (TFM201), not also a TF1-only name;
-    a `tf1_files_only` rule's goes in a file no other rule finds TF1 code in (TF2 code's `tf.where`)."""
+    a `tf1_code_only` rule's goes where no other rule finds TF1 code in the scan (TF2 code's `tf.where`)."""
     fallback = frozenset(code for code, rule in rules.items() if rule.fallback)
-    tf1_only = frozenset(code for code, rule in rules.items() if rule.tf1_files_only)
+    tf1_only = frozenset(code for code, rule in rules.items() if rule.tf1_code_only)
     covered = {(finding.path, finding.cell, finding.line) for finding in findings if finding.code not in fallback}
-    tf1_files = {finding.path for finding in findings if finding.code not in tf1_only}
+    tf1_code = any(finding.code not in tf1_only for finding in findings)
     return [
         finding for finding in findings
         if (finding.code not in fallback or (finding.path, finding.cell, finding.line) not in covered)
-        and (finding.code not in tf1_only or finding.path in tf1_files)
+        and (finding.code not in tf1_only or tf1_code)
     ]
 
 

@@ -5,7 +5,8 @@ Checks for calls of functions and classes TF2 still has under their TF1 name
 but with other parameters (`tf.compat.v1` of TensorFlow 2.15 against TF2's
 `tf`, derived into `migrate/report/data/tf1_arguments.txt`): a keyword TF2's
 function does not take (`keep_dims=`, `dimension=`, `colocate_gradients_with_ops=`,
-`dtype=` of an initializer), and positional arguments past the ones that
+`dtype=` of an initializer; `colocate_gradients_with_ops=` of any optimizer's
+`minimize`/`compute_gradients`), and positional arguments past the ones that
 still mean the same (`tf.nn.dropout(x, 0.5)`: TF1's second parameter was
 `keep_prob`, TF2's is `rate`).
 
@@ -71,3 +72,15 @@ def check(reference: Reference, context: FileContext) -> Iterator[Message]:
                 f"positional argument {entry.positional + 1} of `{name}` means another parameter in TF2 "
                 f"(only the first {entry.positional} keep their meaning): pass it by keyword"
             )
+
+
+OPTIMIZER_KEYWORDS = {
+    "colocate_gradients_with_ops": "TF2's optimizers and `tf.GradientTape` place gradients themselves: drop it",
+}
+"""Keywords of TF1 optimizer methods (`opt.minimize(loss, colocate_gradients_with_ops=True)`, `compute_gradients`):
+the object is the user's, so the keyword is recognised by its name, which nothing but TF1 takes."""
+
+
+@register(RULE, *(f"{keyword}=" for keyword in OPTIMIZER_KEYWORDS))
+def check_optimizer_keyword(node: ast.keyword, context: FileContext) -> Iterator[Message]:
+    yield node, f"`{node.arg}=` is a TF1 optimizer argument TF2 does not have: {OPTIMIZER_KEYWORDS[node.arg or '']}"

@@ -1,12 +1,13 @@
 """Names TF2 has for another function: `tf.where`, the initializers, the asserts.
 
 ## What it does
-Checks for references, in files where other rules find TF1 code, to names
+Checks for references, in code where other rules find TF1 code, to names
 TF2 still has but for another function than TF1's (derived into `migrate/report/data/tf1_only.txt` from the real
 API: TF1's object differs from TF2's, and `tf_upgrade_v2` keeps TF1's as
 `tf.compat.v1.NAME`): `tf.where`, `tf.zeros_initializer` and the other
 initializers (`tf.keras.initializers.*` too), `tf.assert_equal` and the
-other asserts, `tf.nn.ctc_loss`, `tf.saved_model.load`, `tf.data.Iterator`.
+other asserts, `tf.name_scope`, `tf.nn.max_pool` (tf_upgrade_v2 writes
+`tf.nn.max_pool2d`), `tf.nn.ctc_loss`, `tf.saved_model.load`, `tf.data.Iterator`.
 A name written through `tf.compat.v1` is TF1's function by choice and left alone.
 
 ## Why is this bad?
@@ -45,10 +46,13 @@ from migrate.report.names import display
 from migrate.report.registry import Message, Rule, owned_elsewhere, register
 from migrate.report.tf1_api import WRITTEN_NAME_RULES, registry_keys, shown, written_entry
 
-RULE = Rule(code="TFM517", name="changed-semantics", effort="rewrite", doc=__doc__, fallback=True, tf1_files_only=True)
+RULE = Rule(code="TFM517", name="changed-semantics", effort="rewrite", doc=__doc__, fallback=True, tf1_code_only=True)
 
 KINDS = ("changed",)
 ADVICE = (
+    ("tensorflow.name_scope", "TF2's `tf.name_scope` takes only a name and does not re-enter an existing scope by "
+                              "name (`'outer/'`); `default_name`/`values` are gone"),
+    ("_pool", "TF2's op of this name is the N-d one (the same on 4-D input)"),
     ("initializer", "TF2's initializers take no `dtype` in the constructor and are called with `(shape, dtype)`: "
                     "pass them to Keras layers, or use `keras.initializers`"),
     ("initializers.", "TF2's initializers take no `dtype` in the constructor and are called with `(shape, dtype)`: "
@@ -72,8 +76,8 @@ def check(reference: Reference, context: FileContext) -> Iterator[Message]:
         return  # the summary ops, tf.losses, tf.metrics: their own rules tell TF1 calls from TF2 ones
     if ".compat.v1" in (context.qualified(reference.node) or ""):
         return
-    compat = f"tf.compat.v1.{display(entry.name).partition('.')[2]}"
-    yield reference.node, (
-        f"`{shown(reference)}` is another function in TF2 (TF1's is `{compat}`, which tf_upgrade_v2 writes): "
-        f"{_advice(entry.name)}"
-    )
+    if entry.target is not None:
+        writes = f"tf_upgrade_v2 writes `{display(entry.target)}`"
+    else:
+        writes = f"TF1's is `tf.compat.v1.{display(entry.name).partition('.')[2]}`, which tf_upgrade_v2 writes"
+    yield reference.node, f"`{shown(reference)}` is another function in TF2 ({writes}): {_advice(entry.name)}"

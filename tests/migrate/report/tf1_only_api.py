@@ -19,8 +19,9 @@ TF2's `tf`. Each gets one line, canonical names (`tensorflow.` for `tf.compat.v1
 * `module NAME`: a whole module TF2 does not have (`tensorflow.gfile`), its members
   not listed unless one of the above;
 * `removed NAME`: only `tf.compat.v1.NAME` in TF2; the rule's families say what to write;
-* `changed NAME`: TF2 has the name for another function (`tf.where`, the initializers, the
-  asserts): tf_upgrade_v2 keeps TF1's as `tf.compat.v1.NAME`.
+* `changed NAME [NEW]`: TF2 has the name for another function (`tf.where`, the initializers, the
+  asserts): tf_upgrade_v2 keeps TF1's as `tf.compat.v1.NAME`, or writes TF2's `NEW`
+  (`tf.nn.max_pool` → `tf.nn.max_pool2d`).
 
 A line ends in ` = CANONICAL` when `migrate.report.names.canonical` spells the name
 otherwise (the registry keys it is dispatched under).
@@ -182,13 +183,24 @@ def _changed_semantics(tf: object) -> list[str]:
     changed = []
     for old, new in sorted(all_renames_v2.symbol_renames.items()):
         path = "tensorflow" + old[2:]
-        if new != "tf.compat.v1." + old[3:]:
+        if not old.startswith("tf."):
             continue
         in_tf2, in_tf1 = _resolves(tf, path), _resolves(tf.compat.v1, path)
         if in_tf2 is _MISSING or in_tf1 is _MISSING or _unwrapped(in_tf1) is _unwrapped(in_tf2):
             continue
-        changed.append(path)
+        if new == "tf.compat.v1." + old[3:]:
+            changed.append(path)
+        elif not new.startswith("tf.compat.") and ".legacy." not in new and _resolves(tf, "tensorflow" + new[2:]) is not _MISSING:
+            # (`tf.keras.optimizers.Adam` → `…legacy.Adam` is Keras 2.11's change, not TF1's: TF2 code writes it too)
+            changed.append(f"{path} tensorflow{new[2:]}")  # `tf.nn.max_pool` → `tf.nn.max_pool2d`
+    changed.extend(path for path in ALWAYS_CONVERTED if _unwrapped(_resolves(tf.compat.v1, path)) is not _unwrapped(_resolves(tf, path)))
     return changed
+
+
+ALWAYS_CONVERTED = ("tensorflow.name_scope",)
+"""Converted by a tf_upgrade_v2 transformer at every call with a name (`_name_scope_transformer`: TF2's does not
+re-enter a scope by name), not through its rename table; the other transformers act on arguments, which
+`tf1_arguments.txt` covers."""
 
 
 def _with_canonical(lines: list[str]) -> list[str]:

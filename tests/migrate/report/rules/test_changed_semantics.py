@@ -5,7 +5,7 @@ import pytest
 
 CODE = "TFM517"
 TF1 = "import tensorflow as tf\nsess = tf.Session()\n"
-"""Other TF1 code in the file: the rule reports only in files where other rules find some."""
+"""Other TF1 code in the scan: the rule reports only where other rules find some."""
 
 
 @pytest.mark.parametrize(
