@@ -1,10 +1,11 @@
-"""`python -m migrate.docs [--check]`: write the generated reference pages, or list the stale ones."""
+"""`python -m migrate.docs [--check]`: write the generated pages and README's quoted outputs, or list what is stale."""
 from __future__ import annotations
 
 import argparse
 import sys
 from collections.abc import Sequence
 
+from migrate.docs import readme_examples
 from migrate.docs.pages import REFERENCE, REGENERATE, all_pages
 
 
@@ -38,14 +39,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 listing the stale pages")
     args = parser.parse_args(argv)
     if args.check:
-        stale = stale_pages()
+        stale = [f"docs/reference/{path}" for path in stale_pages()]
+        readme = readme_examples.README.read_text(encoding="utf-8")
+        if readme_examples.refreshed(readme)[0] != readme:
+            stale.append("README.md (a quoted command output)")
         for path in stale:
-            print(f"stale: docs/reference/{path}", file=sys.stderr)
+            print(f"stale: {path}", file=sys.stderr)
         if stale:
             print(f"{len(stale)} generated page(s) are stale: run `{REGENERATE}`", file=sys.stderr)
         return 1 if stale else 0
-    changed = write_pages()
-    print(f"docs/reference: {len(changed)} page(s) written" + "".join(f"\n  {path}" for path in changed))
+    changed = [f"docs/reference/{path}" for path in write_pages()]
+    if readme_examples.refresh_readme():
+        changed.append("README.md (quoted command outputs)")
+    print(f"{len(changed)} page(s) written" + "".join(f"\n  {path}" for path in changed))
     return 0
 
 
