@@ -53,8 +53,28 @@ class ColumnWriter:
     table_rows: list[tuple[str, str]] = field(default_factory=list)
     _names: dict[int, str] = field(default_factory=dict)
     _taken: set[str] = field(default_factory=set)
+    _reused: set[int] = field(default_factory=set)
+    _defining: set[int] = field(default_factory=set)
+
+    def note_reuse(self, columns: list[Any]) -> None:
+        """Mark the column objects that appear more than once in the tree (bound to one name, as TF1 shares them)."""
+        seen: set[int] = set()
+
+        def walk(column: Any) -> None:
+            if id(column) in seen:
+                self._reused.add(id(column))
+                return
+            seen.add(id(column))
+            for parent in getattr(column, "parents", ()):
+                if not isinstance(parent, str):
+                    walk(parent)
+
+        for column in columns:
+            walk(column)
 
     def expression(self, column: Any) -> str:
+        if id(column) in self._reused and id(column) not in self._defining:
+            return self.shared(column)
         kind = type(column).__name__
         if kind in NO_TWIN:
             raise CannedRefusal([f"feature column {getattr(column, 'name', column)!r} ({kind}): {NO_TWIN[kind]}"])
@@ -70,13 +90,16 @@ class ColumnWriter:
             while name in self._taken:
                 name += "_"
             self._taken.add(name)
+            self._defining.add(id(column))
             self.statements.append(f"{name} = {self.expression(column)}")
+            self._defining.discard(id(column))
             self._names[id(column)] = name
         return self._names[id(column)]
 
     def forget_names(self) -> None:
         self._names.clear()
         self._taken.clear()
+        self._reused.clear()
 
     def key(self, key: str) -> str:
         if key not in self.keys:

@@ -44,6 +44,7 @@ def keras_weight_name(tf1_name: str) -> str:
 def columns_function(name: str, columns: list[Any], writer: ColumnWriter) -> str:
     start = len(writer.statements)
     writer.forget_names()  # each function binds its own shared columns
+    writer.note_reuse(columns)
     expressions = [writer.expression(column) for column in columns]
     body = writer.statements[start:]
     del writer.statements[start:]
