@@ -31,6 +31,8 @@ class Names:
 
     def __init__(self, taken: set[str] | None = None) -> None:
         self.taken = set(taken or ()) | {"self", "features", "labels", "training", "params", "outputs", "tf", "keras"}
+        self.layers: dict[str, str] = {}
+        """Layer attributes given so far (`GraphView.unique_attribute`)."""
 
     def fresh(self, hint: str) -> str:
         base = snake(hint)
@@ -79,6 +81,7 @@ def _generic(op, view: GraphView) -> Claim | None:
 def build_program(view: GraphView, twins: list, names: Names) -> Program:
     """Statements computing every target of `view` from its known tensors."""
     program = Program(expressions=dict(view.known))
+    view.layer_registry = names.layers
     claimed: set[str] = set()
     failed: set[str] = set()
     for op in view.order:

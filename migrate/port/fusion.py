@@ -33,6 +33,14 @@ def bias_and_activation(view, output, units: int) -> Tail:
     return Tail(ops, output, bias, activation)
 
 
+def bias_initializer(view, bias: str | None) -> str | None:
+    """``keras.initializers.Constant(c)`` for a TF1 bias that starts at a constant c other than Keras' zeros."""
+    if bias is None:
+        return None
+    value = view.initial_constant(bias)
+    return None if value is None or value == 0.0 else f"keras.initializers.Constant({view.spell(value)})"
+
+
 def layer_name(variable: str) -> str:
     """A layer's name from its kernel's TF1 name: the variable scope (``fc1/weights`` → ``fc1``)."""
     scope, _, name = variable.rpartition("/")

@@ -89,6 +89,8 @@ class GraphView:
         self.graph, self.calls, self.params = graph, calls, dict(params)
         self.influence = influence
         self.context: set[str] = set()
+        self.layer_registry: dict[str, str] = {}
+        """Layer attribute → its constructor (the name left out), shared by the views of one port (`build_program`)."""
         """Op names around the op being matched: a param is spelled only where it reaches (`spell`)."""
         self.spell_floats = spell_floats
         """Scalar float constants are written as ``params["key"]`` when one param holds them (schedules)."""
@@ -151,6 +153,20 @@ class GraphView:
             op = op.inputs[0].op
         return None
 
+    def initial_constant(self, name: str) -> float | None:
+        """The value every element of variable `name` starts at, when its initializer is a constant; else None."""
+        handle = self.graph.get_operation_by_name(name)
+        for consumer in handle.outputs[0].consumers():
+            if consumer.type in ("AssignVariableOp", "Assign") and consumer.inputs[0].op is handle:
+                try:
+                    value = tf.get_static_value(consumer.inputs[1])
+                except (TypeError, ValueError):
+                    value = None
+                flat = None if value is None else np.asarray(value).ravel()
+                if flat is not None and flat.size and np.all(flat == flat[0]):
+                    return float(flat[0])
+        return None
+
     def variable_shape(self, name: str) -> list[int]:
         op = self.graph.get_operation_by_name(name)
         return [int(size) for size in (op.get_attr("shape").dim and [d.size for d in op.get_attr("shape").dim])]
@@ -173,6 +189,17 @@ class GraphView:
             if op._id in call.op_ids and call.api.startswith(prefix):  # noqa: SLF001
                 return call
         return None
+
+    def unique_attribute(self, hint: str, configuration: str) -> str:
+        """A layer attribute for a layer of `configuration` (its constructor without the name): `hint`, unless a
+        layer of another configuration has it already (then `hint_2`, …); the same configuration shares it."""
+        registry, base = self.layer_registry, snake(hint)
+        attribute, index = base, 1
+        while attribute in registry and registry[attribute] != configuration:
+            index += 1
+            attribute = f"{base}_{index}"
+        registry[attribute] = configuration
+        return attribute
 
     def focus(self, op) -> None:
         """Set the context `spell` checks a param's reach against: `op`, its inputs, their variables, its call."""

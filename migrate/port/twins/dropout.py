@@ -7,7 +7,7 @@ checks run with the rate at 0 (PORT.md says so).
 """
 from __future__ import annotations
 
-from migrate.port.graph import Claim, LayerSpec, snake
+from migrate.port.graph import Claim, LayerSpec
 from migrate.port.records import Conversion
 from migrate.port.registry import Twin
 
@@ -39,7 +39,8 @@ def match(op, view):
         return None
     given = call.arguments.get("name")
     scope = [part for part in call.result.op.name.split("/") if "dropout" in part.lower()]
-    attribute = snake(given if isinstance(given, str) else "_".join(scope[-1:]) or "dropout")
+    attribute = view.unique_attribute(given if isinstance(given, str) else "_".join(scope[-1:]) or "dropout",
+                                      f"keras.layers.Dropout({rate})")
     constructor = f"keras.layers.Dropout({rate}, name={attribute!r})"
     flag = "training" if training else "False"
     return Claim(ops, [source], call.result, lambda args: f"self.{attribute}({args[0]}, training={flag})",

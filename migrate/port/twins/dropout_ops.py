@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from migrate.port.graph import Claim, LayerSpec, snake
+from migrate.port.graph import Claim, LayerSpec
 from migrate.port.records import Conversion
 from migrate.port.registry import Twin
 
@@ -35,8 +35,9 @@ def match(op, view):
     rates = [float(rate) for rate in rates if rate is not None and rate.ndim == 0]
     if len(rates) != 1:
         return None
-    attribute = snake(found.group(1).replace("/", "_"))
-    constructor = f"keras.layers.Dropout({view.spell(rates[0])}, name={attribute!r})"
+    rate = view.spell(rates[0])
+    attribute = view.unique_attribute(found.group(1).replace("/", "_"), f"keras.layers.Dropout({rate})")
+    constructor = f"keras.layers.Dropout({rate}, name={attribute!r})"
     return Claim(cluster, list(entering.values()), leaving[0], lambda args: f"self.{attribute}({args[0]}, training=training)",
                  Conversion(view.location(op), f"dropout ops ({found.group(1)}: random uniform ≥ rate, scale)", constructor),
                  LayerSpec(attribute, constructor, name=attribute), attribute)
