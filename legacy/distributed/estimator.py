@@ -142,8 +142,9 @@ def summary_tags(directory: Path) -> list[tuple[int, str]]:
     return sorted(found)
 
 
-def make_hooks():
-    """The session hooks this module adds to the TrainSpec/EvalSpec (built here so TensorFlow loads lazily)."""
+def _trainer_hooks():
+    """StepBarrierHook (every trainer) and WaitForChiefHook (non-chief workers), built here so TensorFlow loads
+    lazily."""
     import tensorflow as tf
 
     class StepBarrierHook(tf.compat.v1.train.SessionRunHook):
@@ -200,6 +201,13 @@ def make_hooks():
                         raise RoleFailed(f"the chief did not initialise the variables within {self.timeout:.0f} s.")
                     time.sleep(0.2)
 
+    return StepBarrierHook, WaitForChiefHook
+
+
+def _evaluator_hooks():
+    """EvaluationHook and MetricsExporter: what the evaluator records of each evaluation."""
+    import tensorflow as tf
+
     class EvaluationHook(tf.compat.v1.train.SessionRunHook):
         """Evaluator: records the global step of the checkpoint each evaluation ran on (in `end`)."""
 
@@ -229,7 +237,7 @@ def make_hooks():
             self.progress.write({**record, "time": time.time()})
             return None
 
-    return StepBarrierHook, WaitForChiefHook, EvaluationHook, MetricsExporter
+    return EvaluationHook, MetricsExporter
 
 
 def short_stop_grace_period(seconds: float = 5.0) -> None:
@@ -261,44 +269,11 @@ def _logging_recorder(actions: list[dict], barrier) -> logging.Handler:
     return Recorder()
 
 
-def run_task(args: argparse.Namespace, task_type: str, index: int, cluster: dict[str, list[str]]) -> dict[str, Any] | None:
-    """Build the Estimator and the specs, and run this task's part of `train_and_evaluate`."""
+def _initial_weights_listener(args: argparse.Namespace, actions: list[dict]):
+    """The chief's saving listener: records each save and writes the step-0 variables to ``--initial-weights-out``."""
     import tensorflow as tf
 
-    from legacy.distributed.role import evaluate_checkpoint
-    from legacy.inputs import eval_input, train_input
-    from legacy.model import VARIABLE_SHAPES, merged_params, model_fn
-
-    workers = len(cluster["chief"]) + len(cluster.get("worker", []))
-    worker = {"chief": 0, "worker": index + 1}.get(task_type)
-    params = {**merged_params({"learning_rate": args.learning_rate, "optimizer": "sgd", "dropout_rate": 0.0}),
-              "seed": args.seed, "sync_replicas": workers}
-    config = tf.estimator.RunConfig(
-        model_dir=str(args.model_dir), tf_random_seed=args.seed, save_checkpoints_steps=args.save_checkpoints_steps,
-        save_summary_steps=args.log_step_count_steps, log_step_count_steps=args.log_step_count_steps,
-        keep_checkpoint_max=None, experimental_max_worker_delay_secs=0,
-    )
-    estimator = tf.estimator.Estimator(model_fn=model_fn, config=config, params=params)
-    StepBarrierHook, WaitForChiefHook, EvaluationHook, MetricsExporter = make_hooks()
-    data = dict(np.load(args.data)) if task_type != "ps" else {}
-    actions: list[dict] = []
-    losses: dict[int, float] = {}
-    evaluations: list[dict] = []
-
-    if task_type == "ps":
-        train_fn, train_hooks = (lambda: None), []
-    else:
-        x, y = data.get("x_train"), data.get("y_train")
-        if worker is not None:
-            x, y = worker_arrays(x, y, args.steps, args.global_batch_size, worker, workers)
-        train_fn, init_hook = train_input(x, y, batch_size=args.global_batch_size // workers, shuffle=False)
-        train_hooks = [init_hook]
-    progress = ProgressFile(args.progress)
-    barrier = StepBarrierHook(worker or 0, workers, losses, progress)
-    if worker is not None:
-        train_hooks.append(barrier)
-        if task_type == "worker":
-            train_hooks.insert(0, WaitForChiefHook(config.master, config.session_config))
+    from legacy.model import VARIABLE_SHAPES
 
     class Saved(tf.compat.v1.train.CheckpointSaverListener):
         def after_save(self, session, global_step_value):
@@ -310,17 +285,90 @@ def run_task(args: argparse.Namespace, task_type: str, index: int, cluster: dict
                 np.savez(partial, **values)
                 os.replace(partial, args.initial_weights_out)  # the modern side starts once this file exists
 
+    return Saved()
+
+
+def train_spec(args: argparse.Namespace, task_type: str, worker: int | None, workers: int, data: dict,
+               config, barrier, actions: list[dict]):
+    """The TrainSpec: this trainer's slices in order, the step barrier, the chief's saving listener (ps: no input)."""
+    import tensorflow as tf
+
+    from legacy.inputs import train_input
+
+    _, WaitForChiefHook = _trainer_hooks()
+    if task_type == "ps":
+        train_fn, train_hooks = (lambda: None), []
+    else:
+        x, y = data.get("x_train"), data.get("y_train")
+        if worker is not None:
+            x, y = worker_arrays(x, y, args.steps, args.global_batch_size, worker, workers)
+        train_fn, init_hook = train_input(x, y, batch_size=args.global_batch_size // workers, shuffle=False)
+        train_hooks = [init_hook]
+    if worker is not None:
+        train_hooks.append(barrier)
+        if task_type == "worker":
+            train_hooks.insert(0, WaitForChiefHook(config.master, config.session_config))
+    listeners = [_initial_weights_listener(args, actions)] if task_type == "chief" else []
+    return tf.estimator.TrainSpec(train_fn, max_steps=args.steps, hooks=train_hooks, saving_listeners=listeners)
+
+
+def eval_spec(args: argparse.Namespace, task_type: str, data: dict, actions: list[dict], evaluations: list[dict],
+              progress: ProgressFile):
+    """The EvalSpec: the test set on the evaluator (nothing elsewhere), every evaluation's metrics recorded."""
+    import tensorflow as tf
+
+    from legacy.inputs import eval_input
+
+    EvaluationHook, MetricsExporter = _evaluator_hooks()
     eval_hooks = []
     if task_type == "evaluator":
         eval_fn, eval_init = eval_input(data["x_test"], data["y_test"], batch_size=args.eval_batch_size)
         eval_hooks = [eval_init, EvaluationHook(actions)]
     else:
         eval_fn = lambda: None  # noqa: E731  (only the evaluator evaluates)
-    train_spec = tf.estimator.TrainSpec(train_fn, max_steps=args.steps, hooks=train_hooks,
-                                        saving_listeners=[Saved()] if task_type == "chief" else [])
-    eval_spec = tf.estimator.EvalSpec(eval_fn, steps=None, hooks=eval_hooks, name=None,
-                                      exporters=[MetricsExporter(evaluations, progress)],
-                                      start_delay_secs=0, throttle_secs=args.eval_throttle_secs)
+    return tf.estimator.EvalSpec(eval_fn, steps=None, hooks=eval_hooks, name=None,
+                                 exporters=[MetricsExporter(evaluations, progress)],
+                                 start_delay_secs=0, throttle_secs=args.eval_throttle_secs)
+
+
+def _summary_actions(args: argparse.Namespace, task_type: str) -> list[dict]:
+    """The summaries the chief (SummarySaverHook, StepCounterHook) or the evaluator (eval/) wrote, as actions."""
+    if task_type == "chief":
+        tags = summary_tags(args.model_dir)
+        return ([{"hook": "SummarySaverHook", "step": step} for step, tag in tags if tag != STEP_RATE_TAG]
+                + [{"hook": "StepCounterHook", "step": step} for step, tag in tags if tag == STEP_RATE_TAG])
+    if task_type == "evaluator":
+        return [{"hook": "EvalSummary", "step": step} for step, tag in summary_tags(args.model_dir / "eval")
+                if tag == "accuracy"]
+    return []
+
+
+def run_task(args: argparse.Namespace, task_type: str, index: int, cluster: dict[str, list[str]]) -> dict[str, Any] | None:
+    """Build the Estimator and the specs, and run this task's part of `train_and_evaluate`."""
+    import tensorflow as tf
+
+    from legacy.distributed.role import evaluate_checkpoint
+    from legacy.model import merged_params, model_fn
+
+    workers = len(cluster["chief"]) + len(cluster.get("worker", []))
+    worker = {"chief": 0, "worker": index + 1}.get(task_type)
+    params = {**merged_params({"learning_rate": args.learning_rate, "optimizer": "sgd", "dropout_rate": 0.0}),
+              "seed": args.seed, "sync_replicas": workers}
+    config = tf.estimator.RunConfig(
+        model_dir=str(args.model_dir), tf_random_seed=args.seed, save_checkpoints_steps=args.save_checkpoints_steps,
+        save_summary_steps=args.log_step_count_steps, log_step_count_steps=args.log_step_count_steps,
+        keep_checkpoint_max=None, experimental_max_worker_delay_secs=0,
+    )
+    estimator = tf.estimator.Estimator(model_fn=model_fn, config=config, params=params)
+    StepBarrierHook, _ = _trainer_hooks()
+    data = dict(np.load(args.data)) if task_type != "ps" else {}
+    actions: list[dict] = []
+    losses: dict[int, float] = {}
+    evaluations: list[dict] = []
+    progress = ProgressFile(args.progress)
+    barrier = StepBarrierHook(worker or 0, workers, losses, progress)
+    train = train_spec(args, task_type, worker, workers, data, config, barrier, actions)
+    evaluate = eval_spec(args, task_type, data, actions, evaluations, progress)
     if task_type == "evaluator":
         wait_for_checkpoint(args.model_dir, args.eval_timeout, "the evaluator")
     short_stop_grace_period()
@@ -328,19 +376,13 @@ def run_task(args: argparse.Namespace, task_type: str, index: int, cluster: dict
     tf.compat.v1.logging.set_verbosity(tf.compat.v1.logging.INFO)  # LoggingTensorHook logs at INFO, as TF1 showed
     logging.getLogger("tensorflow").addHandler(recorder)
     began = time.monotonic()
-    tf.estimator.train_and_evaluate(estimator, train_spec, eval_spec)
+    tf.estimator.train_and_evaluate(estimator, train, evaluate)
     ended = time.monotonic()
     logging.getLogger("tensorflow").removeHandler(recorder)
     ready = barrier.session_ready or began  # trainers: from the session's creation; the evaluator: all of it
     if task_type == "ps":
         return None
-    if task_type == "chief":
-        tags = summary_tags(args.model_dir)
-        actions += [{"hook": "SummarySaverHook", "step": step} for step, tag in tags if tag != STEP_RATE_TAG]
-        actions += [{"hook": "StepCounterHook", "step": step} for step, tag in tags if tag == STEP_RATE_TAG]
-    if task_type == "evaluator":
-        actions += [{"hook": "EvalSummary", "step": step} for step, tag in summary_tags(args.model_dir / "eval")
-                    if tag == "accuracy"]
+    actions += _summary_actions(args, task_type)
     trace: dict[str, Any] = {
         "side": "legacy", "engine": "Estimator train_and_evaluate + SyncReplicasOptimizer",
         "role": "worker" if task_type == "worker" else task_type, "task": f"{task_type}:{index}", "pid": os.getpid(),

@@ -55,11 +55,13 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from migrate.core.logits_metrics import accuracy_and_loss
 from migrate.core.mnist_model import LOSS_OP_NAME
 from migrate.core.progress_file import ProgressFile
 from migrate.core.role_program import RoleError, RoleFailed, RoleProgram, run_role_program, write_trace
@@ -148,99 +150,191 @@ def evaluate_checkpoint(model_dir: Path, params: dict, x: np.ndarray, y: np.ndar
         with tf.compat.v1.Session() as session:
             saver.restore(session, tf.train.latest_checkpoint(str(model_dir)))
             values = np.concatenate([session.run(logits, {images: x[i:i + 500]}) for i in range(0, len(x), 500)])
-    labels = y.astype(np.int64)
-    shifted = values - values.max(axis=1, keepdims=True)
-    log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
-    return {
-        "accuracy": float((values.argmax(axis=1) == labels).mean()),
-        "loss": float(-log_probs[np.arange(len(labels)), labels].mean()),
-    }
+    return accuracy_and_loss(values, y)
 
 
-def run_worker(args: argparse.Namespace, index: int, cluster: dict[str, list[str]], server) -> dict[str, Any]:
+@dataclass
+class WorkerRecord:
+    """What a worker records while it trains: its global step as the hooks see it, its losses, the hooks' actions."""
+
+    progress: ProgressFile
+    step: int = 0
+    losses: dict[int, float] = field(default_factory=dict)
+    actions: list[dict] = field(default_factory=list)
+
+    def act(self, hook: str, step: int) -> None:
+        self.actions.append({"hook": hook, "step": int(step)})
+
+    def loss(self, value: float) -> None:
+        """This worker's loss of the step it just finished (`step`), kept and appended to ``--progress``."""
+        self.losses[self.step] = float(value)
+        self.progress.write({"step": self.step, "loss": float(value), "time": time.time(), "pid": os.getpid()})
+
+
+class WorkerGraph(NamedTuple):
+    """The tensors a worker runs: its training step and loss, the step barrier (sync), the chief's go (async)."""
+
+    global_step: Any
+    images: Any
+    labels: Any
+    loss: Any
+    optimizer: Any
+    train_op: Any
+    step_after_update: Any
+    """The global step after this worker's update (async: the update's own step, or a later one)."""
+    mark_finished: Any
+    finished_step: Any
+    slowest: Any
+    """The last step every worker has finished (the minimum of ``worker_finished_steps``)."""
+    chief_ready: Any
+    set_chief_ready: Any
+    model_variables: dict[str, Any]
+    uninitialized: Any
+    """Non-chief: the variables the chief has still to initialise (None on the chief)."""
+
+
+def build_worker_graph(args: argparse.Namespace, index: int, workers: int, cluster: dict[str, list[str]],
+                       params: dict) -> WorkerGraph:
+    """Worker `index`'s graph, in the default graph: variables on the ps (`replica_device_setter`)."""
     import tensorflow as tf
 
-    from legacy.model import VARIABLE_SHAPES, logits_fn, make_optimizer, merged_params
+    from legacy.model import VARIABLE_SHAPES, logits_fn, make_optimizer
 
-    workers = len(cluster["worker"])
-    is_chief = index == 0
-    synchronous = args.replication == "sync"
-    params = {**merged_params({"learning_rate": args.learning_rate, "optimizer": args.optimizer,
-                               "dropout_rate": args.dropout_rate}), "seed": args.seed}
-    data = dict(np.load(args.data))
-    x_train, y_train = data["x_train"], data["y_train"]
-    actions: list[dict] = []
-    losses: dict[int, float] = {}
-    state = {"step": 0}
+    tf.compat.v1.set_random_seed(args.seed)
+    setter = tf.compat.v1.train.replica_device_setter(worker_device=f"/job:worker/task:{index}", cluster=cluster)
+    with tf.compat.v1.device(setter):
+        global_step = tf.compat.v1.train.get_or_create_global_step()
+        images = tf.compat.v1.placeholder(tf.uint8, [None, 28, 28], name="images")
+        labels = tf.compat.v1.placeholder(tf.int64, [None], name="labels")
+        logits = logits_fn(images, training=True, params=params)
+        loss = tf.identity(
+            tf.compat.v1.losses.sparse_softmax_cross_entropy(labels=tf.cast(labels, tf.int32), logits=logits),
+            name=LOSS_OP_NAME,
+        )
+        tf.compat.v1.summary.scalar("loss", loss)
+        optimizer = make_optimizer(params)
+        if args.replication == "sync":
+            optimizer = tf.compat.v1.train.SyncReplicasOptimizer(
+                optimizer, replicas_to_aggregate=workers, total_num_replicas=workers)
+        train_op = optimizer.minimize(loss, global_step=global_step)
+        finished = tf.compat.v1.get_variable(
+            "worker_finished_steps", [workers], tf.int64, tf.compat.v1.zeros_initializer(), trainable=False)
+        chief_ready = tf.compat.v1.get_variable(
+            "chief_ready", [], tf.bool, tf.compat.v1.zeros_initializer(), trainable=False)
+    set_chief_ready = chief_ready.assign(True)
+    finished_step = tf.compat.v1.placeholder(tf.int64, [], name="finished_step")
+    mark_finished = tf.compat.v1.scatter_update(finished, [index], tf.reshape(finished_step, [1]))
+    slowest = tf.reduce_min(finished)
+    with tf.control_dependencies([train_op]):
+        step_after_update = tf.identity(global_step.read_value())  # this update's step, or a later one
+    model_variables = {v.op.name: v for v in tf.compat.v1.global_variables() if v.op.name in VARIABLE_SHAPES}
+    uninitialized = None if index == 0 else tf.compat.v1.report_uninitialized_variables(
+        tf.compat.v1.global_variables())
+    return WorkerGraph(global_step, images, labels, loss, optimizer, train_op, step_after_update, mark_finished,
+                       finished_step, slowest, chief_ready, set_chief_ready, model_variables, uninitialized)
 
-    def act(hook: str, step: int) -> None:
-        actions.append({"hook": hook, "step": int(step)})
+
+def worker_hooks(args: argparse.Namespace, graph: WorkerGraph, is_chief: bool, scaffold,
+                 record: WorkerRecord) -> tuple[list, list]:
+    """(every worker's hooks, the chief's hooks): TF1's, each subclassed to record when it acts in `record`."""
+    import tensorflow as tf
 
     class Saved(tf.compat.v1.train.CheckpointSaverListener):
         def after_save(self, session, global_step_value):
-            act("CheckpointSaverHook", global_step_value)
+            record.act("CheckpointSaverHook", global_step_value)
 
     class Summaries(tf.compat.v1.train.SummarySaverHook):
         def after_run(self, run_context, run_values):
             if self._request_summary:
-                act("SummarySaverHook", state["step"])
+                record.act("SummarySaverHook", record.step)
             super().after_run(run_context, run_values)
 
     class StepCounter(tf.compat.v1.train.StepCounterHook):
         def _log_and_record(self, elapsed_steps, elapsed_time, global_step):
-            act("StepCounterHook", state["step"])
+            record.act("StepCounterHook", record.step)
             super()._log_and_record(elapsed_steps, elapsed_time, global_step)
 
     class Logging(tf.compat.v1.train.LoggingTensorHook):
         def _log_tensors(self, tensor_values):
-            act("LoggingTensorHook", state["step"])
+            record.act("LoggingTensorHook", record.step)
             super()._log_tensors(tensor_values)
 
-    device_filters = ["/job:ps", f"/job:worker/task:{index}"]
-    config = tf.compat.v1.ConfigProto(device_filters=device_filters)
+    model_dir, every = str(args.model_dir), args.log_step_count_steps
+    chief_hooks = [
+        tf.compat.v1.train.CheckpointSaverHook(model_dir, save_steps=args.save_checkpoints_steps, scaffold=scaffold,
+                                               listeners=[Saved()]),
+        Summaries(save_steps=every, output_dir=model_dir, scaffold=scaffold),
+        StepCounter(every_n_steps=every, output_dir=model_dir),
+    ]
+    sync_hooks = [graph.optimizer.make_session_run_hook(is_chief, num_tokens=0)] if args.replication == "sync" else []
+    hooks = sync_hooks + [
+        Logging({"step": graph.global_step, "loss": graph.loss}, every_n_iter=every),
+        tf.compat.v1.train.StopAtStepHook(last_step=args.steps),
+    ]
+    return hooks, chief_hooks
+
+
+def _run_op(session, op, feed: dict | None = None):
+    """Run `op` outside the hooks (`run_step_fn`): bookkeeping that is no training step."""
+    return session.run_step_fn(lambda step_context: step_context.session.run(op, feed))
+
+
+def train_synchronously(session, graph: WorkerGraph, args: argparse.Namespace, index: int, workers: int,
+                        x_train: np.ndarray, y_train: np.ndarray, record: WorkerRecord) -> None:
+    """Before each step, wait until every worker finished the previous one; then train on this worker's slice."""
+    start = record.step
+    _run_op(session, graph.mark_finished, {graph.finished_step: start})
+    while start < args.steps and not session.should_stop():
+        while _run_op(session, graph.slowest) < record.step:
+            time.sleep(0.005)
+        indices = batch_indices(record.step, args.global_batch_size, index, workers, len(x_train))
+        record.step += 1
+        _, value = session.run([graph.train_op, graph.loss],
+                               {graph.images: x_train[indices], graph.labels: y_train[indices]})
+        _run_op(session, graph.mark_finished, {graph.finished_step: record.step})
+        record.loss(value)
+
+
+def train_asynchronously(session, graph: WorkerGraph, args: argparse.Namespace, index: int, workers: int,
+                         x_train: np.ndarray, y_train: np.ndarray, record: WorkerRecord) -> None:
+    """Train on this worker's own random batches, waiting for nobody but the chief's first read of the weights."""
+    while not _run_op(session, graph.chief_ready):  # the other side copies the step-0 weights the chief reads
+        time.sleep(0.05)
+    rng = np.random.default_rng([args.seed, index, record.step])
+    while not session.should_stop():
+        indices = random_batch_indices(rng, args.global_batch_size, workers, len(x_train))
+        record.step += 1  # what the hooks see during the run; the real step comes back with it
+        step, value = session.run([graph.step_after_update, graph.loss],
+                                  {graph.images: x_train[indices], graph.labels: y_train[indices]})
+        record.step = int(step)
+        record.loss(value)
+
+
+TRAINING_LOOPS = {"sync": train_synchronously, "async": train_asynchronously}
+
+
+def _save_initial_weights(session, graph: WorkerGraph, path: Path) -> None:
+    """The step-0 model variables as .npz, renamed into place: the modern side starts once the file exists."""
+    values = _run_op(session, graph.model_variables)
+    partial = path.with_name(path.name + ".partial.npz")
+    np.savez(partial, **values)
+    os.replace(partial, path)
+
+
+def train_worker(args: argparse.Namespace, index: int, cluster: dict[str, list[str]], server, params: dict,
+                 x_train: np.ndarray, y_train: np.ndarray, record: WorkerRecord) -> tuple[int, float, float]:
+    """Build the graph and train in a `MonitoredTrainingSession`: (start step, startup and training seconds)."""
+    import tensorflow as tf
+
+    workers, is_chief = len(cluster["worker"]), index == 0
+    config = tf.compat.v1.ConfigProto(device_filters=["/job:ps", f"/job:worker/task:{index}"])
     with tf.Graph().as_default():
-        tf.compat.v1.set_random_seed(args.seed)
-        setter = tf.compat.v1.train.replica_device_setter(worker_device=f"/job:worker/task:{index}", cluster=cluster)
-        with tf.compat.v1.device(setter):
-            global_step = tf.compat.v1.train.get_or_create_global_step()
-            images = tf.compat.v1.placeholder(tf.uint8, [None, 28, 28], name="images")
-            labels = tf.compat.v1.placeholder(tf.int64, [None], name="labels")
-            logits = logits_fn(images, training=True, params=params)
-            loss = tf.identity(
-                tf.compat.v1.losses.sparse_softmax_cross_entropy(labels=tf.cast(labels, tf.int32), logits=logits),
-                name=LOSS_OP_NAME,
-            )
-            tf.compat.v1.summary.scalar("loss", loss)
-            optimizer = make_optimizer(params)
-            if synchronous:
-                optimizer = tf.compat.v1.train.SyncReplicasOptimizer(
-                    optimizer, replicas_to_aggregate=workers, total_num_replicas=workers)
-            train_op = optimizer.minimize(loss, global_step=global_step)
-            finished = tf.compat.v1.get_variable(
-                "worker_finished_steps", [workers], tf.int64, tf.compat.v1.zeros_initializer(), trainable=False)
-            chief_ready = tf.compat.v1.get_variable(
-                "chief_ready", [], tf.bool, tf.compat.v1.zeros_initializer(), trainable=False)
-        set_chief_ready = chief_ready.assign(True)
-        finished_step = tf.compat.v1.placeholder(tf.int64, [], name="finished_step")
-        mark_finished = tf.compat.v1.scatter_update(finished, [index], tf.reshape(finished_step, [1]))
-        slowest = tf.reduce_min(finished)
-        with tf.control_dependencies([train_op]):
-            step_after_update = tf.identity(global_step.read_value())  # this update's step, or a later one
-        model_variables = {v.op.name: v for v in tf.compat.v1.global_variables() if v.op.name in VARIABLE_SHAPES}
-        uninitialized = None if is_chief else tf.compat.v1.report_uninitialized_variables(tf.compat.v1.global_variables())
-        scaffold = tf.compat.v1.train.Scaffold(saver=tf.compat.v1.train.Saver(max_to_keep=None, save_relative_paths=True))
-        chief_hooks = [
-            tf.compat.v1.train.CheckpointSaverHook(str(args.model_dir), save_steps=args.save_checkpoints_steps, scaffold=scaffold,
-                                                   listeners=[Saved()]),
-            Summaries(save_steps=args.log_step_count_steps, output_dir=str(args.model_dir), scaffold=scaffold),
-            StepCounter(every_n_steps=args.log_step_count_steps, output_dir=str(args.model_dir)),
-        ]
-        hooks = ([optimizer.make_session_run_hook(is_chief, num_tokens=0)] if synchronous else []) + [
-            Logging({"step": global_step, "loss": loss}, every_n_iter=args.log_step_count_steps),
-            tf.compat.v1.train.StopAtStepHook(last_step=args.steps),
-        ]
+        graph = build_worker_graph(args, index, workers, cluster, params)
+        scaffold = tf.compat.v1.train.Scaffold(saver=tf.compat.v1.train.Saver(max_to_keep=None,
+                                                                              save_relative_paths=True))
+        hooks, chief_hooks = worker_hooks(args, graph, is_chief, scaffold, record)
         if not is_chief:
-            _wait_for_chief(server.target, config, uninitialized)
+            _wait_for_chief(server.target, config, graph.uninitialized)
         began = time.monotonic()
         with tf.compat.v1.train.MonitoredTrainingSession(
             master=server.target, is_chief=is_chief, checkpoint_dir=str(args.model_dir), scaffold=scaffold,
@@ -248,68 +342,45 @@ def run_worker(args: argparse.Namespace, index: int, cluster: dict[str, list[str
             save_checkpoint_steps=None, save_checkpoint_secs=None, save_summaries_steps=None,
             save_summaries_secs=None, log_step_count_steps=None, stop_grace_period_secs=5,
         ) as session:
-            start = int(session.run_step_fn(lambda step_context: step_context.session.run(global_step)))
+            start = record.step = int(_run_op(session, graph.global_step))
             if is_chief and start == 0 and args.initial_weights_out is not None:
-                values = session.run_step_fn(lambda step_context: step_context.session.run(model_variables))
-                partial = args.initial_weights_out.with_name(args.initial_weights_out.name + ".partial.npz")
-                np.savez(partial, **values)
-                os.replace(partial, args.initial_weights_out)  # the modern side starts once this file exists
-            state["step"] = start
+                _save_initial_weights(session, graph, args.initial_weights_out)
             if is_chief:
-                session.run_step_fn(lambda step_context: step_context.session.run(set_chief_ready))
-
-            def mark(step: int) -> None:
-                session.run_step_fn(lambda step_context: step_context.session.run(mark_finished, {finished_step: step}))
-
-            def wait_for_every_worker(step: int) -> None:
-                while session.run_step_fn(lambda step_context: step_context.session.run(slowest)) < step:
-                    time.sleep(0.005)
-
-            def record(value: float) -> None:
-                losses[state["step"]] = float(value)
-                progress.write({"step": state["step"], "loss": float(value), "time": time.time(), "pid": os.getpid()})
-
-            def train_synchronously() -> None:
-                mark(start)
-                while start < args.steps and not session.should_stop():
-                    wait_for_every_worker(state["step"])
-                    indices = batch_indices(state["step"], args.global_batch_size, index, workers, len(x_train))
-                    state["step"] += 1
-                    _, value = session.run([train_op, loss], {images: x_train[indices], labels: y_train[indices]})
-                    mark(state["step"])
-                    record(value)
-
-            def train_asynchronously() -> None:
-                # Nobody trains before the chief has read the step-0 weights (the other side copies them).
-                while not session.run_step_fn(lambda step_context: step_context.session.run(chief_ready)):
-                    time.sleep(0.05)
-                rng = np.random.default_rng([args.seed, index, start])
-                while not session.should_stop():
-                    indices = random_batch_indices(rng, args.global_batch_size, workers, len(x_train))
-                    state["step"] += 1  # what the hooks see during the run; the real step comes back with it
-                    step, value = session.run([step_after_update, loss], {images: x_train[indices], labels: y_train[indices]})
-                    state["step"] = int(step)
-                    record(value)
-
-            progress = ProgressFile(args.progress)
+                _run_op(session, graph.set_chief_ready)
             trained_from = time.monotonic()
-            {"sync": train_synchronously, "async": train_asynchronously}[args.replication]()
+            TRAINING_LOOPS[args.replication](session, graph, args, index, workers, x_train, y_train, record)
         seconds = time.monotonic() - trained_from
+    return start, trained_from - began, seconds
+
+
+def run_worker(args: argparse.Namespace, index: int, cluster: dict[str, list[str]], server) -> dict[str, Any]:
+    """Train worker `index` and return its trace (on the chief with the test-set metrics of the last checkpoint)."""
+    import tensorflow as tf
+
+    from legacy.model import merged_params
+
+    workers, is_chief, synchronous = len(cluster["worker"]), index == 0, args.replication == "sync"
+    params = {**merged_params({"learning_rate": args.learning_rate, "optimizer": args.optimizer,
+                               "dropout_rate": args.dropout_rate}), "seed": args.seed}
+    data = dict(np.load(args.data))
+    record = WorkerRecord(ProgressFile(args.progress))
+    start, startup, seconds = train_worker(args, index, cluster, server, params, data["x_train"], data["y_train"],
+                                           record)
     trace: dict[str, Any] = {
         "side": "legacy", "engine": "SyncReplicasOptimizer" if synchronous else "asynchronous updates",
         "replication": args.replication, "role": "chief" if is_chief else "worker",
         "task": f"worker:{index}", "pid": os.getpid(), "workers": workers,
-        "start_step": start, "final_step": state["step"],
-        "losses": {str(k): v for k, v in sorted(losses.items())},
+        "start_step": start, "final_step": record.step,
+        "losses": {str(k): v for k, v in sorted(record.losses.items())},
         "loss_kind": "this worker's loss on its slice of the global batch" if synchronous else
                      "this worker's loss on its own batch, keyed by the global step after its update",
-        "actions": sorted(actions, key=lambda a: (a["step"], a["hook"])),
-        "seconds": seconds, "startup_seconds": trained_from - began,
+        "actions": sorted(record.actions, key=lambda a: (a["step"], a["hook"])),
+        "seconds": seconds, "startup_seconds": startup,
         "versions": {"tensorflow": tf.__version__},
     }
     if is_chief:
         trace["metrics"] = {**evaluate_checkpoint(args.model_dir, params, data["x_test"], data["y_test"]),
-                            "global_step": state["step"]}
+                            "global_step": record.step}
     return trace
 
 

@@ -31,16 +31,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from migrate.core.logits_metrics import accuracy_and_loss
 from migrate.core.progress_file import ProgressFile
 from migrate.core.role_program import RoleError, RoleProgram, run_role_program, write_trace
 from migrate.core.tf_config import TfConfigError, read_tf_config
+from modern.distributed.recorded_callbacks import RecordedCallbacks, recorded_callbacks
 
 
 def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, int]:
@@ -102,18 +103,88 @@ def worker_dataset(x, y, global_batch: int, first_step: Callable[[], int], stop:
     return steps.map(batch).with_options(options)
 
 
-def _recording_logger(actions: list[dict], name: str) -> logging.Logger:
-    """A logger whose lines also go to the tensorflow log and whose steps are recorded as `name` actions."""
-    logger = logging.getLogger(f"modern.distributed.{name}.{os.getpid()}")
+def start_strategy(environ: dict[str, str], index: int):
+    """This worker's `MultiWorkerMirroredStrategy` (its server starts here); `RoleError` when it cannot start."""
+    import tensorflow as tf
 
-    class Recorder(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            step = getattr(record, "global_step", None)
-            actions.append({"callback": name, "step": step})
+    try:
+        return tf.distribute.MultiWorkerMirroredStrategy()
+    except (tf.errors.OpError, RuntimeError, ValueError) as error:
+        address = json.loads(environ["TF_CONFIG"])["cluster"]["worker"][index]
+        raise RoleError(
+            f"could not start the server of worker {index} at {address} "
+            f"({getattr(error, 'message', str(error)).strip()}); is the port already taken?"
+        ) from error
 
-    logger.addHandler(Recorder())
-    logger.propagate = True
-    return logger
+
+def restore_model(model, args: argparse.Namespace, plan, backup_dir: Path) -> tuple[bool, str | None]:
+    """Copy ``--initial-weights`` into `model`, or continue a finished run from its newest checkpoint:
+    (interrupted, newest checkpoint). An interrupted run is restored later, by `BackupAndRestore` inside `fit`."""
+    import numpy as np
+    import tensorflow as tf
+
+    from modern.callbacks.checkpoint_saver import make_checkpoint
+    from modern.weights import legacy_variables
+
+    interrupted = plan.backup_exists(backup_dir)
+    latest = tf.train.latest_checkpoint(str(args.model_dir))
+    if args.initial_weights is not None:
+        initial = np.load(args.initial_weights)
+        for name, variable in legacy_variables(model).items():
+            variable.assign(initial[name])
+    if latest is not None and not interrupted:
+        make_checkpoint(model).restore(latest).assert_existing_objects_matched()
+    return interrupted, latest
+
+
+def trace_callback(losses: dict[int, float], begun: dict[str, int], progress: ProgressFile):
+    """A Keras callback keeping the step training starts at (after any restore: the data position) and each
+    global batch's mean loss (also appended to ``--progress``)."""
+    import keras
+    import numpy as np
+
+    class Trace(keras.callbacks.Callback):
+        def on_train_begin(self, logs: dict | None = None) -> None:
+            begun["step"] = int(self.model.optimizer.iterations.numpy())
+
+        def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
+            step = int(self.model.optimizer.iterations.numpy())
+            losses[step] = float(np.asarray(logs["step_loss"]).reshape(()))
+            progress.write({"step": step, "loss": losses[step], "time": time.time()})
+
+    return Trace()
+
+
+def evaluate_on_test_set(model, data: dict) -> dict[str, float]:
+    """Test-set accuracy and loss of `model` (the chief's, after training)."""
+    import numpy as np
+
+    x_test = data["x_test"]
+    logits = np.concatenate([model(x_test[i:i + 500], training=False).numpy() for i in range(0, len(x_test), 500)])
+    return accuracy_and_loss(logits, data["y_test"])
+
+
+def train(model, strategy, args: argparse.Namespace, data: dict, plan, backup_dir: Path, interrupted: bool,
+          record: RecordedCallbacks, losses: dict[int, float], begun: dict[str, int], progress: ProgressFile) -> None:
+    """`fit` up to ``--steps`` with the hook twins, `BackupAndRestore` and `StopAtStep`: nothing when already there."""
+    from modern.callbacks.stop_at_step import StopAtStep
+
+    if int(model.optimizer.iterations.numpy()) >= args.steps and not interrupted:
+        return
+    backup = plan.make_callback(str(backup_dir), args.save_checkpoints_steps)
+    epochs, steps_per_epoch = plan.fit_layout(args.steps, args.save_checkpoints_steps)
+    dataset = strategy.distribute_datasets_from_function(
+        lambda context: worker_dataset(
+            data["x_train"], data["y_train"], args.global_batch_size,
+            lambda: begun["step"], args.steps,
+            context.input_pipeline_id, context.num_input_pipelines,
+        )
+    )
+    # BackupAndRestore first: the others see the restored step; StopAtStep ends the run at --steps whatever
+    # epoch Keras resumes at (and at once when a continued run starts past a multiple of the epoch length).
+    model.fit(dataset, epochs=epochs, steps_per_epoch=steps_per_epoch, verbose=0,
+              callbacks=[backup, *record.callbacks(), StopAtStep(last_step=args.steps),
+                         trace_callback(losses, begun, progress)])
 
 
 def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
@@ -125,107 +196,41 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     except (OSError, ValueError) as error:
         raise RoleError(f"--data {args.data} is not a readable .npz ({error}).") from error
     import keras
-    import numpy as np
     import tensorflow as tf
 
-    from modern.callbacks.checkpoint_saver import CheckpointSaver, make_checkpoint
-    from modern.callbacks.logging_tensor import LoggingTensor
-    from modern.callbacks.step_counter import StepCounter
-    from modern.callbacks.stop_at_step import StopAtStep
-    from modern.callbacks.summary_saver import SummarySaver
     from modern.distributed.backup import BACKUP_DIRNAME, backup_plan
     from modern.distributed.model import build_distributed_model
-    from modern.weights import legacy_variables
 
     began = time.monotonic()
-    try:
-        strategy = tf.distribute.MultiWorkerMirroredStrategy()
-    except (tf.errors.OpError, RuntimeError, ValueError) as error:
-        address = json.loads(environ["TF_CONFIG"])["cluster"]["worker"][index]
-        raise RoleError(
-            f"could not start the server of worker {index} at {address} "
-            f"({getattr(error, 'message', str(error)).strip()}); is the port already taken?"
-        ) from error
+    strategy = start_strategy(environ, index)
     params = {"learning_rate": args.learning_rate, "optimizer": args.optimizer, "dropout_rate": args.dropout_rate}
     with strategy.scope():
         model = build_distributed_model(params, seed=args.seed)
     plan = backup_plan(keras.__version__)
     backup_dir = args.model_dir / BACKUP_DIRNAME
-    interrupted = plan.backup_exists(backup_dir)
-    latest = tf.train.latest_checkpoint(str(args.model_dir))
-    if args.initial_weights is not None:
-        initial = np.load(args.initial_weights)
-        for name, variable in legacy_variables(model).items():
-            variable.assign(initial[name])
-    if latest is not None and not interrupted:
-        # A finished run continued to a later --steps; an interrupted one is restored by BackupAndRestore in fit.
-        make_checkpoint(model).restore(latest).assert_existing_objects_matched()
-    is_chief = strategy.extended.should_checkpoint
-    actions: list[dict] = []
+    interrupted, latest = restore_model(model, args, plan, backup_dir)
     losses: dict[int, float] = {}
     begun: dict[str, int] = {}
-
     progress = ProgressFile(args.progress)
-
-    class Trace(keras.callbacks.Callback):
-        """The step training starts at (after any restore: the data position) and each global batch's mean loss."""
-
-        def on_train_begin(self, logs: dict | None = None) -> None:
-            begun["step"] = int(self.model.optimizer.iterations.numpy())
-
-        def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
-            step = int(self.model.optimizer.iterations.numpy())
-            losses[step] = float(np.asarray(logs["step_loss"]).reshape(()))
-            progress.write({"step": step, "loss": losses[step], "time": time.time()})
-
-    def log_line(values: dict) -> str:
-        actions.append({"callback": "LoggingTensor", "step": int(float(values["step"]))})
-        return f"step = {int(float(values['step']))}, loss = {float(values['loss']):.6f}"
-
-    saver = CheckpointSaver(args.model_dir, save_steps=args.save_checkpoints_steps, max_to_keep=None)
-    counter = StepCounter(every_n_steps=args.log_step_count_steps, output_dir=args.model_dir)
-    summaries = SummarySaver(args.model_dir, save_steps=args.log_step_count_steps, keys=["step_loss"])
-    logger = LoggingTensor({"step": "global_step", "loss": "step_loss"}, every_n_iter=args.log_step_count_steps, formatter=log_line)
-    backup = plan.make_callback(str(backup_dir), args.save_checkpoints_steps)
-    epochs, steps_per_epoch = plan.fit_layout(args.steps, args.save_checkpoints_steps)
+    record = recorded_callbacks(args.model_dir, args.save_checkpoints_steps, args.log_step_count_steps)
     trained_from = time.monotonic()
-    if int(model.optimizer.iterations.numpy()) < args.steps or interrupted:
-        dataset = strategy.distribute_datasets_from_function(
-            lambda context: worker_dataset(
-                data["x_train"], data["y_train"], args.global_batch_size,
-                lambda: begun["step"], args.steps,
-                context.input_pipeline_id, context.num_input_pipelines,
-            )
-        )
-        # BackupAndRestore first: the others see the restored step; StopAtStep ends the run at --steps whatever
-        # epoch Keras resumes at (and at once when a continued run starts past a multiple of the epoch length).
-        model.fit(dataset, epochs=epochs, steps_per_epoch=steps_per_epoch, verbose=0,
-                  callbacks=[backup, saver, counter, summaries, logger, StopAtStep(last_step=args.steps), Trace()])
+    train(model, strategy, args, data, plan, backup_dir, interrupted, record, losses, begun, progress)
     seconds = time.monotonic() - trained_from
     final = int(model.optimizer.iterations.numpy())
-    actions += [{"callback": "CheckpointSaver", "step": step} for step in saver.saved_steps]
-    actions += [{"callback": "SummarySaver", "step": step} for step in summaries.written_steps]
-    actions += [{"callback": "StepCounter", "step": step} for step, _ in counter.rates]
+    is_chief = strategy.extended.should_checkpoint
     trace: dict[str, Any] = {
         "side": "modern", "engine": "MultiWorkerMirroredStrategy", "role": "chief" if is_chief else "worker",
         "task": f"{task_type}:{index}", "pid": os.getpid(), "workers": workers,
         "start_step": begun.get("step", final), "final_step": final,
-        "restored_by": ("BackupAndRestore" if interrupted else "checkpoint" if latest is not None else None), "losses": {str(k): v for k, v in sorted(losses.items())},
+        "restored_by": ("BackupAndRestore" if interrupted else "checkpoint" if latest is not None else None),
+        "losses": {str(k): v for k, v in sorted(losses.items())},
         "loss_kind": "mean loss of the global batch (all-reduced)",
-        "actions": sorted(actions, key=lambda a: (a["step"], a["callback"])),
+        "actions": sorted(record.actions(), key=lambda a: (a["step"], a["callback"])),
         "seconds": seconds, "startup_seconds": trained_from - began,
         "versions": {"tensorflow": tf.__version__, "keras": keras.__version__},
     }
     if is_chief:
-        logits = np.concatenate([model(data["x_test"][i:i + 500], training=False).numpy() for i in range(0, len(data["x_test"]), 500)])
-        labels = data["y_test"].astype(np.int64)
-        shifted = logits - logits.max(axis=1, keepdims=True)
-        log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
-        trace["metrics"] = {
-            "accuracy": float((logits.argmax(axis=1) == labels).mean()),
-            "loss": float(-log_probs[np.arange(len(labels)), labels].mean()),
-            "global_step": final,
-        }
+        trace["metrics"] = {**evaluate_on_test_set(model, data), "global_step": final}
     write_trace(args.trace, trace)
     return 0
 

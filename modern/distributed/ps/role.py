@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from migrate.core.logits_metrics import accuracy_and_loss
 from migrate.core.progress_file import ProgressFile
 from migrate.core.role_program import RoleError, RoleProgram, run_role_program, write_trace
 from migrate.core.tf_config import TfConfigError, read_tf_config, require_roles, require_task_in_cluster
@@ -116,18 +117,31 @@ def serve(cluster: dict[str, list[str]], task_type: str, index: int) -> int:
     return 0
 
 
+def restore_or_copy_initial_weights(model, args: argparse.Namespace) -> int:
+    """Continue from the newest checkpoint of ``--model-dir``, else start from ``--initial-weights``: the step."""
+    import tensorflow as tf
+
+    from modern.callbacks.checkpoint_saver import make_checkpoint
+    from modern.weights import legacy_variables
+
+    latest = tf.train.latest_checkpoint(str(args.model_dir))
+    if latest is not None:
+        make_checkpoint(model).restore(latest).assert_existing_objects_matched()
+    elif args.initial_weights is not None:
+        initial = np.load(args.initial_weights)
+        for name, variable in legacy_variables(model).items():
+            variable.assign(initial[name])
+    return int(model.optimizer.iterations.numpy())
+
+
 def coordinate(args: argparse.Namespace, cluster: dict[str, list[str]]) -> dict[str, Any]:
     """The coordinator: build, restore or copy the initial weights, train with the callbacks, evaluate."""
     import keras
     import tensorflow as tf
 
-    from modern.callbacks.checkpoint_saver import CheckpointSaver, make_checkpoint
-    from modern.callbacks.logging_tensor import LoggingTensor
-    from modern.callbacks.step_counter import StepCounter
-    from modern.callbacks.summary_saver import SummarySaver
     from modern.distributed.ps.loop import train, window_for, worker_pid
+    from modern.distributed.recorded_callbacks import recorded_callbacks
     from modern.model import build_model, mean_cross_entropy
-    from modern.weights import legacy_variables
 
     workers = len(cluster["worker"])
     data = dict(np.load(args.data))
@@ -139,15 +153,7 @@ def coordinate(args: argparse.Namespace, cluster: dict[str, list[str]]) -> dict[
     params = {"learning_rate": args.learning_rate, "optimizer": args.optimizer, "dropout_rate": args.dropout_rate}
     with strategy.scope():
         model = build_model(params, seed=args.seed, optimizer_flavour="native")
-    latest = tf.train.latest_checkpoint(str(args.model_dir))
-    if latest is not None:
-        make_checkpoint(model).restore(latest).assert_existing_objects_matched()
-    elif args.initial_weights is not None:
-        initial = np.load(args.initial_weights)
-        for name, variable in legacy_variables(model).items():
-            variable.assign(initial[name])
-    start = int(model.optimizer.iterations.numpy())
-    actions: list[dict] = []
+    start = restore_or_copy_initial_weights(model, args)
     losses: dict[int, float] = {}
     progress = ProgressFile(args.progress)
 
@@ -155,29 +161,15 @@ def coordinate(args: argparse.Namespace, cluster: dict[str, list[str]]) -> dict[
         losses[step] = loss
         progress.write({"step": step, "loss": loss, "time": time.time(), "pid": worker_pid})
 
-    def log_line(values: dict) -> str:
-        actions.append({"callback": "LoggingTensor", "step": int(float(values["step"]))})
-        return f"step = {int(float(values['step']))}, loss = {float(values['loss']):.6f}"
-
-    saver = CheckpointSaver(args.model_dir, save_steps=args.save_checkpoints_steps, max_to_keep=None)
-    counter = StepCounter(every_n_steps=args.log_step_count_steps, output_dir=args.model_dir)
-    summaries = SummarySaver(args.model_dir, save_steps=args.log_step_count_steps, keys=["step_loss"])
-    logger = LoggingTensor({"step": "global_step", "loss": "step_loss"}, every_n_iter=args.log_step_count_steps,
-                           formatter=log_line)
+    record = recorded_callbacks(args.model_dir, args.save_checkpoints_steps, args.log_step_count_steps)
     trained_from = time.monotonic()
     dataset_fn = make_dataset_fn(images_path, labels_path, args.global_batch_size // workers)
-    final = train(coordinator, model, dataset_fn, mean_cross_entropy, [saver, counter, summaries, logger],
+    final = train(coordinator, model, dataset_fn, mean_cross_entropy, record.callbacks(),
                   args.steps, window_for(args.save_checkpoints_steps, args.log_step_count_steps), on_step,
                   identify=worker_pid if sys.platform.startswith("linux") else None)
     seconds = time.monotonic() - trained_from
-    actions += [{"callback": "CheckpointSaver", "step": step} for step in saver.saved_steps]
-    actions += [{"callback": "SummarySaver", "step": step} for step in summaries.written_steps]
-    actions += [{"callback": "StepCounter", "step": step} for step, _ in counter.rates]
     logits = np.concatenate([model(data["x_test"][i:i + 500], training=False).numpy()
                              for i in range(0, len(data["x_test"]), 500)])
-    labels = data["y_test"].astype(np.int64)
-    shifted = logits - logits.max(axis=1, keepdims=True)
-    log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
     return {
         "side": "modern", "engine": "ParameterServerStrategy + ClusterCoordinator loop", "replication": "async",
         "role": "chief", "task": "chief:0", "pid": os.getpid(), "workers": workers,
@@ -186,14 +178,10 @@ def coordinate(args: argparse.Namespace, cluster: dict[str, list[str]]) -> dict[
         "extra_updates": final - start - len(losses),
         "losses": {str(k): v for k, v in sorted(losses.items())},
         "loss_kind": "the loss of the i-th scheduled batch (whichever worker ran it, on the weights it read)",
-        "actions": sorted(actions, key=lambda a: (a["step"], a["callback"])),
+        "actions": sorted(record.actions(), key=lambda a: (a["step"], a["callback"])),
         "seconds": seconds, "startup_seconds": trained_from - began,
         "versions": {"tensorflow": tf.__version__, "keras": keras.__version__},
-        "metrics": {
-            "accuracy": float((logits.argmax(axis=1) == labels).mean()),
-            "loss": float(-log_probs[np.arange(len(labels)), labels].mean()),
-            "global_step": final,
-        },
+        "metrics": {**accuracy_and_loss(logits, data["y_test"]), "global_step": final},
     }
 
 

@@ -79,3 +79,24 @@ def test_a_trace_is_written_whole_as_json(tmp_path):
     write_trace(path, {"losses": {"1": 2.5}, "role": "chief"})
     assert json.loads(path.read_text()) == {"losses": {"1": 2.5}, "role": "chief"}
     assert [p.name for p in tmp_path.iterdir()] == ["trace.json"]
+
+
+ROLE_PROGRAM_PACKAGES = ("legacy/distributed", "modern/distributed")
+LONGEST_FUNCTION = 70
+
+
+def test_no_function_of_the_role_programs_is_over_70_lines():
+    """The role programs are written as small functions along their seams (graph, hooks, loops, trace)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    long = []
+    for package in ROLE_PROGRAM_PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    lines = node.end_lineno - node.lineno + 1
+                    if lines > LONGEST_FUNCTION:
+                        long.append(f"{path.relative_to(root)}:{node.lineno} {node.name} ({lines} lines)")
+    assert not long, long
