@@ -1,7 +1,7 @@
 """`canned_files`: the text of keras_model.py and pair.py for the canned estimator a `model_fn` builds.
 
-Shared by `port_canned` (the package's own entry) and the ``migrate port``
-porter (`migrate/port/porters/canned.py`). The Keras model is built once in
+Called by the ``migrate port`` porter (`migrate/port/porters/canned.py`),
+which writes the files, PORT.md and runs the check. The Keras model is built once in
 a scratch directory to check that every canned variable has a Keras weight
 of its shape under the written `variable_map`.
 """

@@ -1,4 +1,4 @@
-"""`port_canned` on a canned wide & deep estimator built by a source file it has never seen: port, then prove.
+"""`migrate port` on a canned wide & deep estimator built by a source file it has never seen: port, then prove.
 
 The source is written here (synthetic rows, no download): a v1
 `DNNLinearCombinedClassifier` with its default optimizers (Ftrl for the
@@ -97,15 +97,14 @@ def test_the_written_pair_holds_exact_parity(ported):
 
 
 def test_a_normalizer_that_cannot_be_written_is_refused(tmp_path):
-    from migrate.port.canned import port_canned
+    from migrate.cli import main
 
     source = tmp_path / "opaque.py"
     source.write_text(SOURCE.replace("scale(0.025)", "scale(np.array([0.025], np.float32))"))
-    port = port_canned(source, tmp_path / "port", check=False)
-    assert port.exit_code == 2
-    assert any("normalizer_fn" in reason and "ndarray" in reason for reason in port.refusals)
+    assert main(["port", str(source), "--out", str(tmp_path / "port"), "--no-check"]) == 2
+    port_md = (tmp_path / "port" / "PORT.md").read_text()
+    assert "normalizer_fn" in port_md and "ndarray" in port_md
     assert not (tmp_path / "port" / "keras_model.py").exists()
-    assert "Refused" in (tmp_path / "port" / "PORT.md").read_text()
 
 
 def test_boosted_trees_are_refused_with_the_reason(tmp_path):
