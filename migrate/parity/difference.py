@@ -5,6 +5,12 @@ magnitude): "3 ulp" means the two arrays differ by at most three steps of the
 last bit of their largest element. Parts differing by a few ulp are rounding
 (the same sum in another order: `tf.gradients` vs `GradientTape`, fused vs
 composed kernels); a wrong layer, loss or update differs by millions.
+
+A variable far smaller than the model's weights is numerically zero — a bias
+in front of batch norm, whose gradient cancels exactly in real arithmetic and
+leaves only rounding noise in float32 — so its scale is never taken below
+`NEGLIGIBLE` of the model's largest weight (`model_scale`): noise there is
+rounding, not a relative difference of 100%.
 """
 from __future__ import annotations
 
@@ -16,6 +22,8 @@ import numpy as np
 
 ROUNDING_ULPS = 64
 """At most this many ulp at the variable's scale is called a rounding-level difference."""
+NEGLIGIBLE = 1e-3
+"""A variable's scale is taken as at least this fraction of the model's largest weight."""
 
 
 @dataclass(frozen=True)
@@ -44,8 +52,16 @@ class Difference:
         return {"max_abs_diff": self.max_abs, "relative": self.relative, "ulp": self.ulps}
 
 
-def difference(a: Any, b: Any) -> Difference:
-    """Compare two arrays (or scalars) of one variable; a NaN or another shape is an infinite difference."""
+def model_scale(values: Any) -> float:
+    """The largest magnitude among arrays (a model's weights), 0.0 for none."""
+    return max((float(np.max(np.abs(np.asarray(v, dtype=np.float64)))) for v in values if np.size(v)), default=0.0)
+
+
+def difference(a: Any, b: Any, scale_floor: float = 0.0) -> Difference:
+    """Compare two arrays (or scalars) of one variable; a NaN or another shape is an infinite difference.
+
+    `scale_floor` (`NEGLIGIBLE` × the model's scale) is the least scale the ulp and relative figures use.
+    """
     left, right = np.asarray(a), np.asarray(b)
     if left.shape != right.shape:
         return Difference(math.inf, math.inf, math.inf)
@@ -57,7 +73,7 @@ def difference(a: Any, b: Any) -> Difference:
     if np.isnan(delta).any():
         return Difference(math.inf, math.inf, math.inf)
     largest = float(np.max(delta))
-    scale = max(float(np.max(np.abs(left))), float(np.max(np.abs(right))))
+    scale = max(float(np.max(np.abs(left))), float(np.max(np.abs(right))), scale_floor)
     dtype = left.dtype if np.issubdtype(left.dtype, np.floating) else np.dtype(np.float32)
     spacing = float(np.spacing(dtype.type(scale))) if scale else float(np.finfo(dtype).tiny)
     return Difference(largest, largest / scale if scale else math.inf, math.ceil(largest / spacing))

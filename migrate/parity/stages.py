@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from migrate.core.mapping import Match, show_shape
-from migrate.parity.difference import ROUNDING_ULPS, difference
+from migrate.parity.difference import NEGLIGIBLE, ROUNDING_ULPS, difference, model_scale
 
 STAGES = ("variables", "forward", "one-step", "n-steps", "evaluation", "serving")
 TITLES = {
@@ -212,12 +212,13 @@ def check_one_step(
     if relative_tolerance == float("inf"):
         return Stage("one-step", "not checked", "one step: not checked in statistical mode (dropout, shuffling)")
     rows, differing = [], []
+    floor = NEGLIGIBLE * model_scale([legacy_after[m.modern.name] for m in matches if m.modern.name in legacy_after])
     for m in matches:
         if m.modern.name not in legacy_after or m.modern.name not in modern_after:
             continue
         a, b = np.asarray(legacy_after[m.modern.name]), np.asarray(modern_after[m.modern.name])
-        diff = difference(a, b)
-        ok = diff.max_abs <= relative_tolerance * max(_max_abs(a), _max_abs(b))
+        diff = difference(a, b, floor)
+        ok = diff.max_abs <= relative_tolerance * max(_max_abs(a), _max_abs(b), floor)
         rows.append({"tf1": m.legacy.name, "keras": m.modern.name, **diff.as_dict(), "ok": ok})
         if not ok:
             differing.append(rows[-1])

@@ -148,3 +148,13 @@ def test_a_pass_within_a_tolerance_is_worded_so_never_agree():
     stage = check_one_step(MATCHES, 2.0, 2.0, after, modern, 1e-5)
     assert stage.ok and "are within tolerance (relative 1e-05; ≤ 2 ulp)" in stage.message and "agree" not in stage.message
     assert "agree" in check_one_step(MATCHES, 2.0, 2.0, after, after, 1e-5).message
+
+
+def test_noise_on_a_variable_far_below_the_models_scale_is_rounding():
+    """A bias before batch norm: its true gradient is zero, both sides keep float32 noise ~1e-9 that parts by 100%."""
+    after = {"hidden/kernel": np.array([[0.5, -2.0, 1.0], [0.25, 0.0, 1.5]], np.float32),
+             "hidden/bias": np.array([1e-9, -2e-9, 0.0], np.float32)}
+    modern = {**after, "hidden/bias": np.array([-1e-9, 1e-9, 5e-10], np.float32)}
+    exact = check_one_step(MATCHES, 2.0, 2.0, after, modern, 0.0)
+    assert exact.status == "failed" and exact.details["rounding_level"]
+    assert check_one_step(MATCHES, 2.0, 2.0, after, modern, 1e-5).ok

@@ -4,7 +4,8 @@ against a model_fn that trains a linear part with one TF1 optimizer and a deep p
 
 Synthetic data (256 rows of 8 features, a fixed NumPy seed), batch 32, sigmoid cross-entropy. The Keras side
 trains with the TF1-exact twins of `modern.optimizers`, so every step is bit-identical. A `keras_*` param swaps
-in a subclass with its own `train_step` that differs in that one detail.
+in a subclass with its own `train_step` that differs in that one detail. On Keras 3 (`--side modern --against` a
+TF 2.15 trace) the same model is a subclass keeping its second optimizer as an attribute.
 """
 from __future__ import annotations
 
@@ -48,7 +49,32 @@ def train_input_fn(params):
 train_dataset = train_input_fn
 
 
-class VariantWideDeep(tf.keras.experimental.WideDeepModel):
+WideDeepModel = getattr(getattr(tf.keras, "experimental", None), "WideDeepModel", object)
+"""Keras 2's two-optimizer model; Keras 3 has none (`AttributeOptimizers` is its idiom)."""
+
+
+class AttributeOptimizers(tf.keras.Model):
+    """The Keras 3 idiom (no optimizer list in `compile`): the deep part's optimizer is an attribute and `train_step`
+    applies each optimizer to its own part, the loss through `compute_loss`."""
+
+    def __init__(self, linear, dnn, linear_optimizer, dnn_optimizer):
+        super().__init__()
+        self.linear_model, self.dnn_model = linear, dnn
+        self.linear_optimizer, self.dnn_optimizer = linear_optimizer, dnn_optimizer
+
+    def call(self, inputs, training=False):
+        return self.linear_model(inputs, training=training) + self.dnn_model(inputs, training=training)
+
+    def train_step(self, data):
+        x, y = data
+        with tf.GradientTape(persistent=True) as tape:
+            loss = self.compute_loss(x=x, y=y, y_pred=self(x, training=True))
+        for optimizer, part in ((self.linear_optimizer, self.linear_model), (self.dnn_optimizer, self.dnn_model)):
+            optimizer.apply_gradients(zip(tape.gradient(loss, part.trainable_variables), part.trainable_variables))
+        return {"examples": tf.shape(x)[0]}
+
+
+class VariantWideDeep(WideDeepModel):
     """Its own train_step, for the tests: `keras_quiet` reports the loss nowhere the engine reads it,
     `keras_nudge_at=k` scales the linear part's gradients by 1 + 2^-16 at step k (a last-bit update difference),
     `keras_skew_loss_at=k` reports step k's loss 1 + 2^-22 times too large (the weights unchanged),
@@ -89,8 +115,13 @@ def build_model(params):
         tf.keras.Input((8,)), tf.keras.layers.Dense(6, name="hidden"),
         tf.keras.layers.BatchNormalization(name="norm"), tf.keras.layers.ReLU(), tf.keras.layers.Dense(1, name="out"),
     ], name="dnn")
+    optimizers = [GradientDescent(params["linear_learning_rate"]), Adagrad(params["dnn_learning_rate"])]
+    loss = tf.keras.losses.BinaryCrossentropy(from_logits=True)
+    if WideDeepModel is object:  # Keras 3
+        model = AttributeOptimizers(linear, dnn, *optimizers)
+        model.compile(optimizer=optimizers[0], loss=loss)
+        return model
     own = any(params.get(key) for key in ("keras_quiet", "keras_nudge_at", "keras_skew_loss_at", "keras_nudge_state_at"))
-    model = VariantWideDeep(linear, dnn, params=params) if own else tf.keras.experimental.WideDeepModel(linear, dnn)
-    model.compile(optimizer=[GradientDescent(params["linear_learning_rate"]), Adagrad(params["dnn_learning_rate"])],
-                  loss=tf.keras.losses.BinaryCrossentropy(from_logits=True))
+    model = VariantWideDeep(linear, dnn, params=params) if own else WideDeepModel(linear, dnn)
+    model.compile(optimizer=optimizers, loss=loss)
     return model
