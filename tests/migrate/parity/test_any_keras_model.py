@@ -6,6 +6,8 @@ Every run is tiny (256 synthetic rows, 4 steps of 32); runs shared by several te
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ import pytest
 from migrate.cli import main
 
 PAIR = Path(__file__).resolve().parent / "pairs" / "wide_deep_bn.py"
+ROOT = Path(__file__).resolve().parents[3]
 
 pytestmark = [pytest.mark.estimator, pytest.mark.filterwarnings("ignore::UserWarning")]
 
@@ -25,13 +28,18 @@ def run(out: Path, *extra: str) -> tuple[int, str | None]:
 
 @pytest.fixture(scope="module")
 def twice(tmp_path_factory):
-    """The same command twice (with a --param the pair never reads): both summaries, as written."""
-    command = ("--param", "never_read=3")
-    return [run(tmp_path_factory.mktemp(f"run{index}"), *command) for index in (1, 2)]
+    """The same command twice (with a --param the pair never reads): both summaries, as written; each run also
+    records its trace (run1/trace.json), which the Keras 3 test compares against."""
+    runs = []
+    for index in (1, 2):
+        out = tmp_path_factory.mktemp(f"run{index}")
+        code, text = run(out, "--param", "never_read=3", "--record", str(out / "trace.json"))
+        runs.append((code, text, out))
+    return runs
 
 
 def test_an_optimizer_list_and_batch_norm_state_hold_exact_parity(twice):
-    code, text = twice[0]
+    code, text, _ = twice[0]
     summary = json.loads(text)
     assert code == 0, summary["failures"]
     variables, one_step = summary["stages"][0], summary["stages"][2]
@@ -43,7 +51,7 @@ def test_an_optimizer_list_and_batch_norm_state_hold_exact_parity(twice):
 
 
 def test_two_runs_of_the_same_command_give_byte_identical_summaries(twice):
-    (_, first), (_, second) = twice
+    (_, first, _), (_, second, _) = twice
     assert first == second
 
 
@@ -115,3 +123,23 @@ def test_probabilities_that_match_the_softmax_of_the_keras_logits_are_said_to(wa
 def test_initial_values_two_draws_do_not_reproduce_are_named(warmup):
     notes = " ".join(warmup[1]["notes"])
     assert "two draws of the TF1 initial values with the same seed differ for logits/bias" in notes
+
+
+def test_the_keras_3_idiom_keeps_its_second_optimizer_as_an_attribute_and_holds_against_the_tf215_trace(twice):
+    """On Keras 3 the pair's model is a subclass whose train_step applies `self.dnn_optimizer` itself."""
+    configured = os.environ.get("MIGRATE_TF221_PYTHON")
+    python = Path(configured) if configured else ROOT / ".venv-tf221" / "bin" / "python"
+    if not python.exists():
+        pytest.skip(f"no TF 2.21 environment at {python}; `python3 dev.py test` creates it")
+    trace, out = twice[0][2] / "trace.json", twice[0][2] / "keras3"
+    result = subprocess.run(
+        [str(python), "-m", "migrate", "parity", "--pair", str(PAIR), "--param", "never_read=3", "--side", "modern",
+         "--against", str(trace), "--forward-tolerance", "5e-7", "--schedule", "rounding", "--out", str(out)],
+        capture_output=True, text=True, cwd=ROOT, env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    summary = json.loads((out / "parity-summary.json").read_text())
+    assert summary["versions"]["modern"]["keras"].startswith("3.")
+    assert "(and 2 non-trainable state variables)" in summary["stages"][0]["message"]
+    assert "loss and all 10 variables after the update are within tolerance" in summary["stages"][2]["message"]
+    assert summary["losses"]["max_abs_loss_diff"] == 0.0
