@@ -9,8 +9,9 @@ is all the port reads) and examples/canned_estimators (LinearClassifier,
 DNNRegressor, DNNLinearCombinedClassifier with crossed and embedding
 columns; a v2 DNNClassifier with shared embeddings), all on the pinned penguins. Each is ported once (``migrate port
 --no-check``), then ``migrate parity --pair OUT/pair.py --optimizer NAME`` runs
-for each name in the source's ``LEARNING_RATES`` ("sgd" and "canned" — the
-estimator's own default optimizers — for the new sources). The verdict,
+for each name in the source's ``LEARNING_RATES`` ("sgd", and the estimator's
+own default optimizer by its family name — "ftrl", "adagrad" — or "canned"
+for wide & deep's Ftrl + Adagrad). The verdict,
 max |Δloss| and first failing stage come from ``parity-summary.json``.
 Results: bench/results/canned_ports.{json,md}.
 """

@@ -4,7 +4,7 @@ Only the TF1 half: `migrate port` writes the Keras half (see README.md here).
 What differs from the v1 estimators: the loss is the mean over the batch
 (``SUM_OVER_BATCH_SIZE``), the optimizers are legacy Keras optimizers
 (``params["optimizer"]``: "sgd" → ``tf.keras.optimizers.legacy.SGD``,
-"canned" → the estimator's default ``'Adagrad'``), and — a quirk the port
+"adagrad" → the estimator's default ``'Adagrad'``), and — a quirk the port
 must keep — the v2 DNN model never trains a shared embedding table (its
 variable is trainable but left out of the optimizer's list). Island and
 sex (with one OOV bucket, so both have 3 ids) share one 2-wide table.
@@ -18,7 +18,7 @@ from penguins import ISLANDS, SEXES, SPECIES, load_split, standardization, stand
 
 fc = tf.feature_column
 PARAMS = {"batch_size": 32, "optimizer": "sgd", "learning_rate": 0.05, "hidden_units": [16, 8]}
-LEARNING_RATES = {"sgd": 0.05, "canned": None}
+LEARNING_RATES = {"sgd": 0.05, "adagrad": None}
 _MODEL_DIR = tempfile.mkdtemp(prefix="canned-dnn-v2-")
 
 
@@ -31,7 +31,7 @@ def feature_columns():
 
 
 def estimator(params):
-    optimizer = ("Adagrad" if params["optimizer"] == "canned"
+    optimizer = ("Adagrad" if params["optimizer"] == "adagrad"
                  else tf.keras.optimizers.legacy.SGD(params["learning_rate"]))
     return tf.estimator.DNNClassifier(
         hidden_units=params["hidden_units"], feature_columns=feature_columns(), n_classes=len(SPECIES),

@@ -3,7 +3,7 @@
 Only the TF1 half: `migrate port` writes the Keras half (see README.md here).
 Columns: three standardised numeric columns, island embedded (dimension 2,
 combiner "sqrtn"), sex as an indicator, species by identity as an
-indicator. ``params["optimizer"]``: "sgd" or "canned" (the estimator's
+indicator. ``params["optimizer"]``: "sgd" or "adagrad" (the estimator's
 default, ``'Adagrad'`` at 0.05).
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ from penguins import ISLANDS, SEXES, SPECIES, load_split, standardization, stand
 
 fc = tf.compat.v1.feature_column
 PARAMS = {"batch_size": 32, "optimizer": "sgd", "learning_rate": 0.0005, "hidden_units": [16, 8]}
-LEARNING_RATES = {"sgd": 0.0005, "canned": None}
+LEARNING_RATES = {"sgd": 0.0005, "adagrad": None}
 _MODEL_DIR = tempfile.mkdtemp(prefix="canned-dnn-regressor-")
 FEATURES = ("bill_length_mm", "bill_depth_mm", "flipper_length_mm")
 
@@ -32,7 +32,7 @@ def feature_columns():
 
 
 def estimator(params):
-    optimizer = ("Adagrad" if params["optimizer"] == "canned"
+    optimizer = ("Adagrad" if params["optimizer"] == "adagrad"
                  else tf.compat.v1.train.GradientDescentOptimizer(params["learning_rate"]))
     return tf.compat.v1.estimator.DNNRegressor(
         hidden_units=params["hidden_units"], feature_columns=feature_columns(), optimizer=optimizer,

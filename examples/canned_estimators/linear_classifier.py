@@ -4,7 +4,7 @@ Only the TF1 half: `migrate port` writes the Keras half (see README.md here).
 Columns: four standardised numeric columns, flipper length bucketized, island
 and sex by vocabulary (one OOV bucket), and island × sex crossed into 12
 hash buckets. ``params["optimizer"]``: "sgd" (`GradientDescentOptimizer`)
-or "canned" — the estimator's own default, ``'Ftrl'`` with its default
+or "ftrl" — the estimator's own default, ``'Ftrl'`` with its default
 learning rate min(0.2, 1/sqrt(#columns)).
 """
 from __future__ import annotations
@@ -16,8 +16,8 @@ from penguins import ISLANDS, SEXES, SPECIES, load_split, standardization, stand
 
 fc = tf.compat.v1.feature_column
 PARAMS = {"batch_size": 32, "optimizer": "sgd", "learning_rate": 0.002}
-LEARNING_RATES = {"sgd": 0.002, "canned": None}
-"""`migrate parity --optimizer canned`: the canned default optimizer (its own learning rate)."""
+LEARNING_RATES = {"sgd": 0.002, "ftrl": None}
+"""`migrate parity --optimizer ftrl`: the canned default optimizer, at its own learning rate (None: not ours)."""
 _MODEL_DIR = tempfile.mkdtemp(prefix="canned-linear-")
 
 
@@ -31,7 +31,7 @@ def feature_columns():
 
 
 def estimator(params):
-    optimizer = ("Ftrl" if params["optimizer"] == "canned"
+    optimizer = ("Ftrl" if params["optimizer"] == "ftrl"
                  else tf.compat.v1.train.GradientDescentOptimizer(params["learning_rate"]))
     return tf.compat.v1.estimator.LinearClassifier(
         feature_columns=feature_columns(), n_classes=len(SPECIES), optimizer=optimizer,
