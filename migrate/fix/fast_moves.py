@@ -85,12 +85,34 @@ class _Resolver:
         module = _canonical_module(qualified)
         return module if module in self.moves else None
 
-    def binds_a_moved_module(self) -> bool:
-        for history in self.aliases.history.values():
-            for binding in history:
-                if binding.value and is_tensorflow(binding.value) and _canonical_module(binding.value) in self.moves:
-                    return True
-        return False
+    def moved_module_bindings(self) -> list:
+        return [
+            binding for history in self.aliases.history.values() for binding in history
+            if binding.value and is_tensorflow(binding.value) and _canonical_module(binding.value) in self.moves
+        ]
+
+
+class _Site:
+    """`flags = tf.flags` at module level, the only binding of its name: it becomes `from absl import flags`."""
+
+    def __init__(self, statement: ast.Assign, local: str, move: ModuleMove, code: str) -> None:
+        self.statement, self.local, self.move, self.code = statement, local, move, code
+
+
+def _assignment_site(resolver: _Resolver, binding, tree: ast.Module) -> _Site | None:
+    """The binding as a `_Site` when it is the simple case, else None (LibCST's case)."""
+    statement = resolver.parent(binding.node) if binding.node is not None else None
+    if binding.scope is not None or type(statement) is not ast.Assign or statement not in tree.body:
+        return None
+    if len(statement.targets) != 1 or type(statement.targets[0]) is not ast.Name or statement.value is not binding.node:
+        return None
+    if sum(1 for _ in _bindings_of(tree, binding.name)) != 1:
+        return None
+    source = resolver.source_of(statement.value)
+    if source is None or statement.value.end_lineno != statement.value.lineno:
+        return None
+    move, code = resolver.moves[source]
+    return _Site(statement, binding.name, move, code)
 
 
 class Use:
@@ -172,10 +194,13 @@ def _bindings_of(tree: ast.Module, name: str) -> Iterator[ast.AST]:
 
 
 class _Edit:
-    __slots__ = ("line", "start", "end", "text")
+    """Replace bytes `start`…`end` (UTF-8 offsets, as `ast` gives them) of `line` — through `end_line` — by `text`."""
 
-    def __init__(self, line: int, start: int, end: int, text: str) -> None:
+    __slots__ = ("line", "start", "end", "text", "end_line")
+
+    def __init__(self, line: int, start: int, end: int, text: str, end_line: int | None = None) -> None:
         self.line, self.start, self.end, self.text = line, start, end, text
+        self.end_line = line if end_line is None else end_line
 
 
 def move_modules_fast(text: str, tree: ast.Module, fixes: dict[str, Fix]) -> FixResult | None:
@@ -183,8 +208,12 @@ def move_modules_fast(text: str, tree: ast.Module, fixes: dict[str, Fix]) -> Fix
     if _spelled_leaves(fixes).search(text) is None:
         return FixResult(text, False)  # no moved module is spelled: no walk needed
     resolver = _Resolver(tree, fixes)
-    if resolver.binds_a_moved_module():
-        return None
+    sites = []
+    for binding in resolver.moved_module_bindings():
+        site = _assignment_site(resolver, binding, tree)
+        if site is None:
+            return None
+        sites.append(site)
     uses = []
     for node in resolver.attributes:
         source = resolver.source_of(node)
@@ -197,11 +226,37 @@ def move_modules_fast(text: str, tree: ast.Module, fixes: dict[str, Fix]) -> Fix
             return None
         move, code = resolver.moves[source]
         uses.append(Use(resolver, node, move, code))
-    if not uses:
+    if not uses and not sites:
         return FixResult(text, False)
     uses.sort(key=lambda use: (use.node.lineno, use.node.col_offset))  # source order, as LibCST visits
     declined: list[Declined] = []
     kept: list[Use] = []
+    site_edits: list[_Edit] = []
+    rebound: dict[tuple[str, str], tuple[int, str]] = {}
+    site_kept: list[Use] = []
+    accepted_sites: list[_Site] = []
+    for site in sites:
+        site_uses = [Use(resolver, site.statement.value, site.move, site.code)]  # the alias itself: other modules may import it
+        site_uses += [Use(resolver, node, site.move, site.code) for node in _names_loaded(resolver, site.local)]
+        refused = [(use, reason) for use in site_uses if (reason := site.move.decide(use)) is not None]
+        if refused:
+            for use, reason in refused:
+                declined.append(Declined(use.line, site.code, use.spelling, reason))
+            first = refused[0][0]
+            held = f"`{site.local}` is bound once for all its uses and `{first.spelling}` (line {first.line}) cannot move"
+            refused_nodes = {id(use.node) for use, _ in refused}
+            declined.extend(Declined(use.line, site.code, use.spelling, held) for use in site_uses if id(use.node) not in refused_nodes)
+            continue
+        statement = site.statement
+        package, name = site.move.target
+        site_edits.append(_Edit(statement.lineno, statement.col_offset, statement.end_col_offset or 0,
+                                f"from {package} import {_alias_text(name, site.local)}", statement.end_lineno))
+        rebound[site.move.target] = min(rebound.get(site.move.target, (statement.end_lineno, site.local)),
+                                        (statement.end_lineno, site.local))
+        site_kept.extend(site_uses)
+        accepted_sites.append(site)
+    moved_values = {id(site_uses_value.node) for site_uses_value in site_kept}
+    uses = [use for use in uses if id(use.node) not in moved_values]  # a refused site's value is a dotted use too
     for use in uses:
         reason = use.move.decide(use)
         if reason is not None:
@@ -209,16 +264,33 @@ def move_modules_fast(text: str, tree: ast.Module, fixes: dict[str, Fix]) -> Fix
         else:
             kept.append(use)
     declined.sort(key=lambda item: item.line)
-    if not kept:
+    if not kept and not site_edits:
         return FixResult(text, False, declined=declined)
     lines = physical_lines(text)
     locals_: dict[tuple[str, str], str] = {}
     new_imports: dict[tuple[str, str], str] = {}
     used = _used_names(tree)
     star = any(type(statement) is ast.ImportFrom and any(alias.name == "*" for alias in statement.names) for statement in tree.body)
-    edits: list[_Edit] = []
+    edits: list[_Edit] = list(site_edits)
+    for use in site_kept:
+        if use.call is not None:
+            call_edits = _call_edits(use, lines)
+            if call_edits is None:
+                return None
+            edits.extend(call_edits)
     for use in kept:
         target = use.move.target
+        after = rebound.get(target)
+        if after is not None:
+            if use.line <= after[0]:
+                return None  # a dotted use above the binding that becomes an absl import: LibCST's case
+            edits.append(_Edit(use.node.lineno, use.node.col_offset, use.node.end_col_offset or 0, after[1]))
+            if use.call is not None:
+                call_edits = _call_edits(use, lines)
+                if call_edits is None:
+                    return None
+                edits.extend(call_edits)
+            continue
         if target not in locals_:
             existing = _existing_import(tree, *target)
             if existing is None:
@@ -239,12 +311,37 @@ def move_modules_fast(text: str, tree: ast.Module, fixes: dict[str, Fix]) -> Fix
             if call_edits is None:
                 return None
             edits.extend(call_edits)
+    site_statements = {id(edit_site.statement): edit_site for edit_site in accepted_sites}
+    if new_imports and site_statements:
+        # The sites are absl imports now: LibCST merges new imports into the first `from absl import` of the
+        # leading import block, which may be one of them.
+        first = _first_absl_import(tree, site_statements)
+        if first is not None and id(first) in site_statements:
+            site = site_statements[id(first)]
+            package = site.move.target[0]
+            merged = sorted({(site.move.target[1], site.local)} | {
+                (name, local) for (target_package, name), local in new_imports.items() if target_package == package
+            }, key=lambda item: (item[0], item[1] if item[1] != item[0] else ""))
+            for edit in edits:
+                if edit.line == first.lineno and edit.start == first.col_offset and edit.text.startswith("from "):
+                    edit.text = f"from {package} import " + ", ".join(_alias_text(name, local) for name, local in merged)
+            new_imports = {target: local for target, local in new_imports.items() if target[0] != package}
     new_lines = _apply(lines, edits)
     if new_imports:
-        new_lines = _add_imports(new_lines, tree, new_imports)
+        new_lines = _add_imports(new_lines, tree, new_imports, frozenset(site_statements))
         if new_lines is None:
             return None
-    return FixResult("".join(new_lines), True, len(kept), declined)
+    return FixResult("".join(new_lines), True, len(kept) + len(site_edits), declined)
+
+
+def _names_loaded(resolver: _Resolver, name: str) -> list[ast.Name]:
+    """Every `Load` of `name` (its only binding is the site), in source order; an attribute taken on it is
+    recorded as its parent (what `Use.member` and `Use.call` read)."""
+    for attribute in resolver.attributes:
+        if type(attribute.value) is ast.Name and attribute.value.id == name:
+            resolver.parents[id(attribute.value)] = attribute
+    found = [node for node in ast.walk(resolver.tree) if type(node) is ast.Name and node.id == name and type(node.ctx) is ast.Load]
+    return sorted(found, key=lambda node: (node.lineno, node.col_offset))
 
 
 def _call_edits(use: Use, lines: list[str]) -> list[_Edit] | None:
@@ -267,9 +364,12 @@ def _call_edits(use: Use, lines: list[str]) -> list[_Edit] | None:
 
 def _apply(lines: list[str], edits: list[_Edit]) -> list[str]:
     new = list(lines)
-    for edit in sorted(edits, key=lambda item: (item.line, -item.start)):
-        raw = new[edit.line - 1].encode("utf-8")
-        new[edit.line - 1] = (raw[:edit.start] + edit.text.encode("utf-8") + raw[edit.end:]).decode("utf-8")
+    for edit in sorted(edits, key=lambda item: (item.line, item.start), reverse=True):  # from the end: offsets stay valid
+        first = new[edit.line - 1].encode("utf-8")
+        last = new[edit.end_line - 1].encode("utf-8")
+        new[edit.line - 1] = (first[:edit.start] + edit.text.encode("utf-8") + last[edit.end:]).decode("utf-8")
+        for index in range(edit.line, edit.end_line):
+            new[index] = ""
     return new
 
 
@@ -309,14 +409,33 @@ def _is_tensorflow_import(statement: ast.stmt) -> bool:
     return type(statement) is ast.ImportFrom and statement.level == 0 and is_tensorflow(statement.module or "")
 
 
-def _add_imports(lines: list[str], tree: ast.Module, imports: dict[tuple[str, str], str]) -> list[str] | None:
-    """Merge into a leading `from package import ...`, else a new line before the first TensorFlow import of the
-    leading import block, else after that block (as `module_moves._add_imports` does); None when unsure."""
+def _leading_block(tree: ast.Module, sites: frozenset[int]) -> tuple[int, int]:
+    """(start, end) indexes of the leading import block; sites (`flags = tf.flags`, now absl imports) count."""
     body = tree.body
     start = 1 if body and _is_docstring(body[0]) else 0
     end = start
-    while end < len(body) and type(body[end]) in (ast.Import, ast.ImportFrom):
+    while end < len(body) and (type(body[end]) in (ast.Import, ast.ImportFrom) or id(body[end]) in sites):
         end += 1
+    return start, end
+
+
+def _first_absl_import(tree: ast.Module, sites: dict[int, _Site]) -> ast.stmt | None:
+    start, end = _leading_block(tree, frozenset(sites))
+    for statement in tree.body[start:end]:
+        if id(statement) in sites:
+            return statement
+        if type(statement) is ast.ImportFrom and statement.level == 0 and statement.module == "absl":
+            return statement
+    return None
+
+
+def _add_imports(
+    lines: list[str], tree: ast.Module, imports: dict[tuple[str, str], str], sites: frozenset[int] = frozenset()
+) -> list[str] | None:
+    """Merge into a leading `from package import ...`, else a new line before the first TensorFlow import of the
+    leading import block, else after that block (as `module_moves._add_imports` does); None when unsure."""
+    body = tree.body
+    start, end = _leading_block(tree, sites)
     if any(_shares_line(body, index) for index in range(start, min(end + 1, len(body)))):
         return None  # semicolons: LibCST's statement lines
     by_package: dict[str, list[tuple[str, str]]] = {}
