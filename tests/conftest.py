@@ -15,11 +15,13 @@ pytest_plugins = ["pytester"]  # tests/migrate/parity/test_pytest_plugin.py runs
 
 
 def pytest_collection_modifyitems(config, items):
-    """Everything under tests/legacy needs tf.estimator (TF 2.15 only)."""
+    """Everything under tests/legacy needs tf.estimator (TF 2.15 only); whatever needs tf.estimator needs TensorFlow."""
     legacy = TESTS / "legacy"
     for item in items:
         if legacy in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.estimator)
+        if item.get_closest_marker("estimator") is not None:
+            item.add_marker(pytest.mark.tensorflow)
 
 
 @pytest.fixture(scope="session")

@@ -5,15 +5,17 @@ from pathlib import Path
 
 import pytest
 
-tf = pytest.importorskip("tensorflow")
+from migrate.core.checkpoint_check import resume_point
+from migrate.core.cli import UsageError
 
-from migrate.core.checkpoint_check import resume_point  # noqa: E402
-from migrate.core.cli import UsageError  # noqa: E402
+pytestmark = pytest.mark.tensorflow
 
 
 @pytest.fixture
 def model_dir(tmp_path: Path) -> Path:
     """Three real checkpoints (steps 1..3) of a variable and an optimizer-like counter, as Keras training writes."""
+    import tensorflow as tf
+
     step = tf.Variable(0, dtype=tf.int64)
     weights = tf.Variable(tf.zeros([64, 64]))
     manager = tf.train.CheckpointManager(tf.train.Checkpoint(step=step, weights=weights), str(tmp_path), max_to_keep=None,
@@ -42,6 +44,8 @@ def test_a_truncated_latest_checkpoint_resumes_from_the_newest_valid_one(model_d
     assert resume_point(str(model_dir), warnings.append) == str(model_dir / "model.ckpt-2")
     (warning,) = warnings
     assert f"the latest checkpoint {model_dir / 'model.ckpt-3'} is corrupt or truncated" in warning
+    import tensorflow as tf
+
     assert tf.train.latest_checkpoint(str(model_dir)) == str(model_dir / "model.ckpt-2"), "training resumes there"
 
 

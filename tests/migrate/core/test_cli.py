@@ -117,8 +117,10 @@ def test_validators(validator, good, bad):
     [
         pytest.param(["-m", "migrate", "rules"], 141, id="migrate rules"),
         pytest.param(["-m", "migrate", "hooks"], 141, id="migrate hooks"),
-        pytest.param(["-m", "legacy", "--help"], 0, id="legacy help (argparse drops the text itself)"),
-        pytest.param(["-m", "modern", "--help"], 0, id="modern help (argparse drops the text itself)"),
+        pytest.param(["-m", "legacy", "--help"], 0, id="legacy help (argparse drops the text itself)",
+                     marks=pytest.mark.tensorflow),
+        pytest.param(["-m", "modern", "--help"], 0, id="modern help (argparse drops the text itself)",
+                     marks=pytest.mark.tensorflow),
     ],
 )
 def test_a_closed_stdout_ends_quietly(command, code):
@@ -136,6 +138,7 @@ def test_a_closed_stdout_ends_quietly(command, code):
     assert finished.returncode == code
 
 
+@pytest.mark.tensorflow
 @pytest.mark.parametrize("program", ["legacy", "modern"])
 def test_training_clis_share_flag_names(program):
     """The same setting has the same flag on both sides, so a command line moves across unchanged."""

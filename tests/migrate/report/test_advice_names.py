@@ -88,6 +88,7 @@ def _resolve(name: str, roots: dict[str, object]) -> bool:
     return True
 
 
+@pytest.mark.tensorflow
 def test_every_advised_name_exists(advised: dict[str, str]) -> None:
     import keras
     import tensorflow as tf
@@ -104,6 +105,7 @@ def test_the_scan_gave_advice_to_check(advised: dict[str, str]) -> None:
     assert {"keras.layers.LSTM", "keras.optimizers.schedules", "tf.math.log", "tf.config.experimental.set_memory_growth"} <= set(advised)
 
 
+@pytest.mark.tensorflow
 def test_every_tf_layers_class_has_its_keras_layer() -> None:
     """TFM507 names `keras.layers.<keras_name(member)>` for each tf.layers member (classes from the API data)."""
     import keras

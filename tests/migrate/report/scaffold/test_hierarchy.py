@@ -71,6 +71,7 @@ def test_every_scaffold_of_the_hierarchy_meets_the_static_criteria(scaffolds, sc
     assert {name: scaffold_problems(path.read_text()) for name, path in scaffolds.items()} == {name: [] for name in scaffolds}
 
 
+@pytest.mark.tensorflow
 def test_the_subclass_scaffold_constructs_runs_and_keeps_its_state(scaffolds, survivors, stock_model, without_todo_methods) -> None:
     _, kept = without_todo_methods(scaffolds["summary_callback.py"].read_text())
     callback = load_runnable(scaffolds["summary_callback.py"], "SummaryCallback")({"name": "eval"}, every_n_steps=2)

@@ -6,8 +6,10 @@ import pytest
 from migrate.report.scaffold.keras_names import CALLBACK_OWNED, renamed
 
 
+@pytest.mark.tensorflow
 def test_every_attribute_keras_callback_sets_or_defines_is_listed() -> None:
-    keras = pytest.importorskip("keras")
+    import keras
+
     callback = keras.callbacks.Callback()
     callback.set_params({"epochs": 1, "steps": 1, "verbose": 0})
     callback.set_model(keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)]))
