@@ -21,7 +21,6 @@ import json
 import subprocess
 import sys
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
 from bench.common import RESULTS, ROOT, load_average, machine, markdown_table, publish, timestamp
 
