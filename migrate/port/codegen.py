@@ -11,6 +11,36 @@ MODEL_NAME = "ported"
 """The Keras model's name: its weights' paths are ``ported/<layer>/<weight>``."""
 
 
+RAW_VARIABLES_CLASS = '''class TF1Variables(keras.layers.Layer):
+    """TF1 variables that ops without a layer twin read (flagged "raw" in PORT.md): one weight each, in `tf1`.
+
+    Called once at the start of the model's `forward` (it returns its input), so its weights are created and
+    named under the model like every other layer's.
+    """
+
+    def __init__(self, specs: dict, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.specs = specs
+
+    def build(self, input_shape=None) -> None:
+        self.tf1 = {}
+        for tf1_name, (shape, initial) in self.specs.items():
+            initializer = keras.initializers.Constant(initial) if initial is not None else "zeros"
+            self.tf1[tf1_name] = self.add_weight(name=tf1_name.replace("/", "__"), shape=shape, initializer=initializer)
+        self.built = True
+
+    def call(self, inputs):
+        return inputs
+'''
+
+
+def raw_variables_layer(specs: dict) -> LayerSpec:
+    """The `TF1Variables` layer holding `specs` (TF1 name → (shape, initial constant or None))."""
+    weights = {name: name.replace("/", "__") for name in specs}
+    return LayerSpec("tf1_variables", f"TF1Variables({specs!r}, name='tf1_variables')", weights, "tf1_variables",
+                     module_code=RAW_VARIABLES_CLASS)
+
+
 @dataclass
 class MetricCode:
     """An EVAL metric in test_step: ``self.<attribute> = <constructor>``, updated with `arguments` after `lines`."""

@@ -14,6 +14,8 @@ from migrate.port.graph import MAX_LITERAL_SIZE, VARIABLE_TYPES, Claim, GraphVie
 from migrate.port.ops import MULTI_OUTPUT_FIRST_ONLY, RENDERERS
 from migrate.port.records import Conversion, Problem
 
+RAW_HOLDER = "tf1_variables"
+"""The attribute of the generated layer holding the TF1 variables raw ops read."""
 SKIPPED_TYPES = frozenset({"Const", "NoOp", "Placeholder", *VARIABLE_TYPES})
 REFUSED_TYPES = {
     "PyFunc": "tf.py_func", "PyFuncStateless": "tf.py_func", "EagerPyFunc": "tf.py_function",
@@ -32,6 +34,8 @@ class Names:
     def __init__(self, taken: set[str] | None = None) -> None:
         self.taken = set(taken or ()) | {"self", "features", "labels", "training", "params", "outputs", "tf", "keras"}
         self.layers: dict[str, str] = {}
+        self.raw_variables: dict[str, tuple] = {}
+        """TF1 variables read by ops no twin claimed: (shape, constant initial value or None), for `TF1Variables`."""
         """Layer attributes given so far (`GraphView.unique_attribute`)."""
 
     def fresh(self, hint: str) -> str:
@@ -82,6 +86,7 @@ def build_program(view: GraphView, twins: list, names: Names) -> Program:
     """Statements computing every target of `view` from its known tensors."""
     program = Program(expressions=dict(view.known))
     view.layer_registry = names.layers
+    view.names = names
     claimed: set[str] = set()
     failed: set[str] = set()
     for op in view.order:
@@ -146,10 +151,17 @@ def _expression(tensor, view: GraphView, program: Program) -> str | None:
         return program.expressions[tensor.name]
     variable = view.variable(tensor)
     if variable is not None:
-        program.problems.append(Problem(view.location(tensor.op), f"the variable {variable} is read "
-                                        "outside a recognised layer", "use it through a layer (tf.layers / matmul or conv "
-                                        "on get_variable), or port this part by hand"))
-        return None
+        dtype = tensor.dtype.base_dtype
+        if not dtype.is_floating or variable in ("global_step",) or view.names is None:
+            program.problems.append(Problem(view.location(tensor.op), f"the variable {variable} ({dtype.name}) is read "
+                                            "outside a recognised layer", "use it through a layer (tf.layers / matmul or "
+                                            "conv on get_variable), or port this part by hand"))
+            return None
+        if variable not in view.names.raw_variables:
+            view.names.raw_variables[variable] = (tuple(view.variable_shape(variable)), view.initial_constant(variable))
+            program.conversions.append(Conversion(view.location(tensor.op), f"the variable {variable}, read by raw ops",
+                                                  f"self.{RAW_HOLDER}.tf1[{variable!r}] (a weight of TF1Variables)", "raw"))
+        return f"self.{RAW_HOLDER}.tf1[{variable!r}]"
     value = view.constant(tensor)
     if value is not None:
         if value.size > MAX_LITERAL_SIZE:

@@ -90,6 +90,8 @@ class GraphView:
         self.influence = influence
         self.context: set[str] = set()
         self.layer_registry: dict[str, str] = {}
+        self.names = None
+        """The port's `emit.Names` (set by `build_program`): raw variables are collected there."""
         """Layer attribute → its constructor (the name left out), shared by the views of one port (`build_program`)."""
         """Op names around the op being matched: a param is spelled only where it reaches (`spell`)."""
         self.spell_floats = spell_floats

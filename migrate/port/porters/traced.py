@@ -17,7 +17,16 @@ from typing import Any
 
 import tensorflow as tf
 
-from migrate.port.codegen import MODEL_NAME, MetricCode, ModelCode, PairCode, keras_model_text, module_root, pair_text
+from migrate.port.codegen import (
+    MODEL_NAME,
+    MetricCode,
+    ModelCode,
+    PairCode,
+    keras_model_text,
+    module_root,
+    pair_text,
+    raw_variables_layer,
+)
 from migrate.port.emit import Names, build_program
 from migrate.port.graph import GraphView, snake, spell
 from migrate.port.inputs import USER_INPUT, plan_input
@@ -296,7 +305,9 @@ def port(target: Target, progress: Progress) -> Port:
         if op.name not in dependent and op.type not in ("Const", "VarHandleOp", "VariableV2", "ReadVariableOp"):
             loss_known.update({tensor.name: f"{FRONTIER}{tensor.name}{FRONTIER}" for tensor in op.outputs})
     loss_known.update(label_exprs)
-    loss = build_program(GraphView(train.graph, [train.spec.loss], loss_known, train.calls, spelled, influence=influence), twins(), Names())
+    names = Names()
+    loss = build_program(GraphView(train.graph, [train.spec.loss], loss_known, train.calls, spelled, influence=influence),
+                         twins(), names)
     referenced = re.findall(f"{FRONTIER}(.+?){FRONTIER}", "\n".join([*loss.statements, loss.expressions.get(train.spec.loss.name, "")]))
     frontier = [train.graph.get_tensor_by_name(name) for name in dict.fromkeys(referenced)]
     metrics, metric_notes = _metric_programs(traces["eval"], train, spelled, influence)
@@ -310,7 +321,6 @@ def port(target: Target, progress: Progress) -> Port:
         else:
             tails[key] = tensor
             cuts += _cut(train, tensor)
-    names = Names()
     outputs: dict[str, str] = {}
     forward_targets = [*frontier, *mapped.values(), *(twin for _, twin in cuts), *metric_frontier]
     forward = build_program(GraphView(train.graph, forward_targets, feature_exprs, train.calls, spelled, influence=influence), twins(), names)
@@ -338,6 +348,17 @@ def port(target: Target, progress: Progress) -> Port:
     if problems:
         raise PortRefused(_unique(problems))
     layers = forward.layers + tail.layers
+    owned = {tf1: f"self.{layer.attribute}.{weight}" for layer in layers for tf1, weight in layer.weights.items()
+             if isinstance(tf1, str) and isinstance(weight, str)}
+    for tf1, expression in owned.items():  # a layer's own weight read by raw ops (weight decay): the layer's
+        raw = f"self.tf1_variables.tf1[{tf1!r}]"
+        for lines in (forward.statements, tail.statements, loss.statements,
+                      *(metric.code.lines for metric in metrics), *(metric.code.arguments for metric in metrics)):
+            lines[:] = [line.replace(raw, expression) for line in lines]
+    raw_only = {name: spec for name, spec in names.raw_variables.items() if name not in owned}
+    layers = ([raw_variables_layer(raw_only)] if raw_only else []) + layers
+    if raw_only:  # built by a call inside the model's call, so its weights are named under the model like the others
+        forward.statements.insert(0, "self.tf1_variables(features)")
     variable_map = {tf1: _keras_path(layer.name, weight) for layer in layers for tf1, weight in layer.weights.items()}
     mapped_names = {name for key in variable_map for name in (key if isinstance(key, tuple) else (key,))}
     unmapped = sorted({v.op.name for v in _trainable(train)} - mapped_names)

@@ -28,10 +28,10 @@ def match(op, view):
     if consumer is not None and consumer.type == "Identity":  # embedding_lookup wraps the gather in an identity
         ops.append(consumer)
         output = consumer.outputs[0]
-    name = layer_name(table).replace("/", "_")
+    sizes = f"{view.spell(rows, {f'{table}#0'})}, {view.spell(width, {f'{table}#1'})}"
+    name = view.unique_attribute(layer_name(table).replace("/", "_"), f"keras.layers.Embedding({sizes}) on {table}")
     attribute = snake(name)
-    constructor = (f"keras.layers.Embedding({view.spell(rows, {f'{table}#0'})}, {view.spell(width, {f'{table}#1'})}, "
-                   f"name={name!r})")
+    constructor = f"keras.layers.Embedding({sizes}, name={name!r})"
     return Claim(ops, [op.inputs[1]], output, lambda args: f"self.{attribute}({args[0]})",
                  Conversion(view.location(op), f"embedding lookup ({table})", constructor),
                  LayerSpec(attribute, constructor, {table: "embeddings"}, name), attribute)
