@@ -187,3 +187,18 @@ def test_eval_input_and_accuracy_are_carried_to_the_evaluation_stage(tmp_path, c
     source = (tmp_path / "out" / "keras_model.py").read_text()
     assert "tf.argmax(outputs['logits'], axis=1, output_type=tf.int64)" in source
     assert "self.metric_accuracy.update_state(labels, arg_max)" in source
+
+
+def test_variables_read_by_raw_ops_become_weights_of_a_raw_layer(tmp_path, capsys):
+    body = """
+    with tf.compat.v1.variable_scope("norm"):
+        scale = tf.compat.v1.get_variable("gamma", [4], initializer=tf.compat.v1.ones_initializer())
+    mean, variance = tf.nn.moments(features, [-1], keepdims=True)
+    features = (features - mean) * tf.math.rsqrt(variance + 1e-6) * scale
+    """
+    target = write_target(tmp_path, body)
+    assert main(["port", str(target), "--out", str(tmp_path / "out"), "--steps", "2"]) == 0
+    assert "parity holds over 2 steps" in capsys.readouterr().out
+    source, report = (tmp_path / "out" / "keras_model.py").read_text(), (tmp_path / "out" / "PORT.md").read_text()
+    assert "self.tf1_variables.tf1['norm/gamma']" in source
+    assert "## Raw op clusters" in report and "the variable norm/gamma, read by raw ops" in report
