@@ -20,19 +20,22 @@ import tokenize
 from migrate.fix.renames import physical_lines
 
 
-def realign(old_text: str, new_text: str) -> str:
-    """`new_text` with the continuation lines of calls whose `(` moved re-aligned; unchanged when unsure."""
+def realign(old_text: str, new_text: str, old_tree: ast.Module | None = None) -> str:
+    """`new_text` with the continuation lines of calls whose `(` moved re-aligned; unchanged when unsure.
+    `old_tree`: `old_text` already parsed."""
     if old_text == new_text:
         return new_text
+    old_lines, new_lines = physical_lines(old_text), physical_lines(new_text)
+    if not _opens_a_call_on_a_changed_line(old_lines, new_lines):
+        return new_text  # every rewritten call closes on its own line: nothing hangs off a moved `(`
     try:
-        old_calls = _calls(ast.parse(old_text))
+        old_calls = _calls(old_tree if old_tree is not None else ast.parse(old_text))
         new_tree = ast.parse(new_text)
     except (SyntaxError, ValueError):
         return new_text
     new_calls = _calls(new_tree)
     if len(old_calls) != len(new_calls):
         return new_text
-    old_lines, new_lines = physical_lines(old_text), physical_lines(new_text)
     shifts: dict[int, int] = {}
     for old, new in zip(old_calls, new_calls):
         if old.lineno == old.end_lineno or new.end_lineno - new.lineno != old.end_lineno - old.lineno:
@@ -57,6 +60,13 @@ def realign(old_text: str, new_text: str) -> str:
             continue
         new_lines[line - 1] = " " * (indent + shift) + text[indent:]
     return "".join(new_lines)
+
+
+def _opens_a_call_on_a_changed_line(old_lines: list[str], new_lines: list[str]) -> bool:
+    """Some line the rewrite changed leaves a bracket open (more `(` than `)`): a call continues below it.
+    (Lines are compared in order; when the rewrite added lines — an import — every new line counts as changed.)"""
+    old = set(old_lines)
+    return any(line not in old and line.count("(") > line.count(")") for line in new_lines)
 
 
 def _calls(tree: ast.AST) -> list[ast.Call]:

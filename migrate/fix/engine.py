@@ -58,7 +58,7 @@ def fix_text(text: str, fixes: dict[str, Fix] | None = None) -> FixResult:
     fixed = text
     renaming = frozenset(fixes) & RENAME_CODES
     if renaming:
-        planned = plan_renames(tree, renaming)
+        planned = plan_renames(tree, renaming, text)
         fixed = apply_renames(text, planned)
         rewrites += len(planned) if fixed != text else 0
     declined: list[Declined] = []
@@ -69,7 +69,7 @@ def fix_text(text: str, fixes: dict[str, Fix] | None = None) -> FixResult:
         rewrites += moved.rewrites
     if fixed == text:
         return FixResult(text, False, declined=declined)
-    fixed = realign(text, fixed)
+    fixed = realign(text, fixed, tree)
     try:
         ast.parse(fixed)
     except SyntaxError as error:

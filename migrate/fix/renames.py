@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 from migrate.report.aliases import dotted_parts
@@ -45,10 +46,14 @@ def renames() -> dict[str, str]:
     return {entry.name: entry.target for entry in tf1_only().values() if entry.kind == "rename" and entry.target}
 
 
-def plan_renames(tree: ast.Module, codes: frozenset[str] = frozenset({CODE, KEYWORD_CODE})) -> list[Rename]:
+def plan_renames(
+    tree: ast.Module, codes: frozenset[str] = frozenset({CODE, KEYWORD_CODE}), text: str | None = None
+) -> list[Rename]:
     """Every chain (TFM513) and keyword (TFM516) to rename, in source order."""
     table = renames() if CODE in codes else {}
     keywords = changed_arguments() if KEYWORD_CODE in codes else {}
+    if text is not None and _spelled(codes).isdisjoint(_WORD.findall(text)):
+        return []  # no renamed name or keyword is spelled: no walk needed
     aliases = file_aliases(tree)
     found = []
     for node in ast.walk(tree):
@@ -67,6 +72,20 @@ def plan_renames(tree: ast.Module, codes: frozenset[str] = frozenset({CODE, KEYW
         found.append(Rename(node.lineno, node.col_offset, node.end_col_offset or 0, ".".join(parts), new))
     found.sort()
     return found
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@lru_cache(maxsize=4)
+def _spelled(codes: frozenset[str]) -> frozenset[str]:
+    """The last names of the TF1 names (TFM513) and the keywords (TFM516) the fixes of `codes` rename."""
+    words: set[str] = set()
+    if CODE in codes:
+        words.update(name.rpartition(".")[2] for name in renames())
+    if KEYWORD_CODE in codes:
+        words.update(keyword for entry in changed_arguments().values() for keyword, (_, valid) in entry.removed.items() if valid)
+    return frozenset(words)
 
 
 def _written(node: ast.AST, aliases) -> tuple[list[str], str] | None:
