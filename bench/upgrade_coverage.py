@@ -257,7 +257,11 @@ def measure(repository: str, commit: str, mirrors: Path) -> dict:
         reported = findings.get(relative, set())
         statements = statement_lines(before)
         tree = ast.parse(before)
+        source_lines = before.splitlines()
         for line in sorted(upgrade_lines):
+            if line > len(source_lines) or not source_lines[line - 1].strip():
+                counts["whitespace"] += 1  # pasta drops blank lines' spaces and a last line's missing newline
+                continue
             said = [message for first in statements.get(line, (line,)) for message in messages.get(relative, {}).get(first, [])]
             if line in fix_lines:
                 counts["made"] += 1
@@ -273,11 +277,11 @@ def measure(repository: str, commit: str, mirrors: Path) -> dict:
                 missed_kinds.update(kind_of(message) for message in said)
                 if len(missed_examples) < 40:
                     missed_examples.append(f"{relative}:{line}: {before.splitlines()[line - 1].strip()[:120]}  [{'; '.join(said)[:200]}]")
-    total = sum(counts.values())
+    total = sum(counts.values()) - counts["whitespace"]
     return {
         "repository": repository, "commit": commit, "files": files, "files_not_compared": unparsable,
         "changed_lines": total, "made": counts["made"], "reported": counts["reported"],
-        "equivalent": counts["equivalent"], "missed": counts["missed"],
+        "equivalent": counts["equivalent"], "missed": counts["missed"], "whitespace_only": counts["whitespace"],
         "covered": round((counts["made"] + counts["reported"]) / total, 4) if total else 1.0,
         "covered_or_equivalent": round((total - counts["missed"]) / total, 4) if total else 1.0,
         "missed_kinds": missed_kinds.most_common(30), "missed_examples": missed_examples,
@@ -324,6 +328,9 @@ def render(results: list[dict], loads: tuple[float, float]) -> str:
         f"changed lines; {covered_meaningful:.1%} of the {meaningful} that are more than keywords spelled out "
         f"(target ≥ {TARGET:.0%}: {'met' if covered_meaningful >= TARGET else 'NOT met'} on those, "
         f"{'met' if covered >= TARGET else 'NOT met'} on all).",
+        "",
+        "Not counted: lines that were blank (whitespace only) before tf_upgrade_v2 rewrote them — pasta drops "
+        f"their spaces and a last line's missing newline ({sum(result['whitespace_only'] for result in results)} lines).",
         "",
         "*Keywords only*: tf_upgrade_v2's only change on the line is `Added keywords to args of function …` for "
         "positional arguments that, per the derived `migrate/report/data/tf1_arguments.txt`, mean the same in TF2 "

@@ -269,7 +269,7 @@ def move_modules_fast(text: str, tree: ast.Module, fixes: dict[str, Fix]) -> Fix
     lines = physical_lines(text)
     locals_: dict[tuple[str, str], str] = {}
     new_imports: dict[tuple[str, str], str] = {}
-    used = _used_names(tree)
+    used: set[str] | None = None
     star = any(type(statement) is ast.ImportFrom and any(alias.name == "*" for alias in statement.names) for statement in tree.body)
     edits: list[_Edit] = list(site_edits)
     for use in site_kept:
@@ -294,6 +294,7 @@ def move_modules_fast(text: str, tree: ast.Module, fixes: dict[str, Fix]) -> Fix
         if target not in locals_:
             existing = _existing_import(tree, *target)
             if existing is None:
+                used = _used_names(tree) if used is None else used
                 package, name = target
                 local = name if name not in used and not star else f"{package}_{name}"
                 counter = 2
