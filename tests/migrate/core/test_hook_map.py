@@ -85,15 +85,18 @@ def test_every_callback_says_what_it_does_on_a_non_chief_worker():
             assert any(line.startswith("multi-worker:") for line in entry.differences), entry.path
 
 
-def test_readme_table_is_the_generated_one():
-    """The README's copy is `migrate hooks --readme README.md` output: regenerate it when a callback changes."""
+def test_the_docs_table_lists_every_hook_with_its_page():
+    """docs/reference/callbacks/ is generated from this map (`python -m migrate.docs`; tests/docs checks it is
+    current): every hook has its row, linking to the page of its file."""
     from pathlib import Path
 
-    from migrate.commands.hooks import BEGIN_MARKER, END_MARKER
-
-    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
-    embedded = readme[readme.index(BEGIN_MARKER) + len(BEGIN_MARKER): readme.index(END_MARKER)].strip()
-    assert embedded == markdown_table(load_hook_map())
+    docs = Path(__file__).resolve().parents[3] / "docs" / "reference" / "callbacks"
+    table = (docs / "index.md").read_text(encoding="utf-8")
+    for entry in load_hook_map():
+        page = f"{Path(entry.path).stem}.md"
+        rows = [line for line in table.splitlines() if line.startswith(f"| `{entry.hook}` |")]
+        assert len(rows) == 1 and f"]({page}) |" in rows[0], entry.hook
+        assert (docs / page).is_file(), page
 
 
 def test_readme_option_rewrites_only_between_markers(tmp_path, capsys):
