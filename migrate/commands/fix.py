@@ -67,6 +67,9 @@ def run(args: argparse.Namespace) -> int:
             progress.advance()
     except KeyboardInterrupt:
         progress.clear()
+        for result in fixes.interrupted():  # done or being written when the interrupt came: said too
+            results.append(result)
+            _print_result(result, args)
         written = sum(result.written for result in results)
         raise KeyboardInterrupt(f"{written} file(s) rewritten before the interrupt are listed above") from None
     finally:

@@ -79,6 +79,9 @@ class FixRun:
         self.write, self.max_bytes = write, max_bytes
         self.jobs = jobs or os.cpu_count() or 1
         self.total = len(self.sources) + len(self.skipped)
+        self._pending: set[Future] = set()
+        self._ready: list[Future] = []
+        """Done by a worker, not yet given out: what an interrupt must still report."""
 
     def __iter__(self) -> Iterator[FileFix]:
         yield from self.skipped
@@ -91,17 +94,26 @@ class FixRun:
     def _in_workers(self) -> Iterator[FileFix]:
         context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
         with ProcessPoolExecutor(max_workers=self.jobs, mp_context=context, initializer=die_with_parent) as executor:
-            pending: set[Future] = {executor.submit(fix_file, source, self.write, self.max_bytes) for source in self.sources}
+            self._pending = {executor.submit(fix_file, source, self.write, self.max_bytes) for source in self.sources}
             try:
-                while pending:
-                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    yield from (future.result() for future in done)
-            except KeyboardInterrupt:
-                # Files not started are cancelled; the ones being written finish and are reported.
-                for future in pending:
+                while self._pending or self._ready:
+                    if not self._ready:
+                        done, self._pending = wait(self._pending, return_when=FIRST_COMPLETED)
+                        self._ready = list(done)
+                    yield self._ready.pop().result()
+            except BaseException:
+                for future in self._pending:  # not started: cancelled, so leaving the pool does not run them
                     future.cancel()
-                yield from (future.result() for future in pending if not future.cancelled())
                 raise
+
+    def interrupted(self) -> list[FileFix]:
+        """After a Ctrl-C wherever it landed: the files done but not yet given out, and the ones being written
+        (they finish); the files not started were cancelled. Each is given once."""
+        for future in self._pending:
+            future.cancel()
+        finished = [future.result() for future in [*self._ready, *self._pending] if not future.cancelled()]
+        self._ready, self._pending = [], set()
+        return finished
 
 
 def fix_file(source: SourceFile, write: bool, max_bytes: int = DEFAULT_MAX_BYTES) -> FileFix:

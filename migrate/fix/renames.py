@@ -56,7 +56,7 @@ def plan_renames(
         return []  # no renamed name or keyword is spelled: no walk needed
     aliases = file_aliases(tree)
     found = []
-    for node in ast.walk(tree):
+    for node in _nodes_near(tree, text, codes):
         kind = type(node)
         if kind is ast.Call and keywords and node.keywords:
             found.extend(_keyword_renames(node, aliases, keywords))
@@ -75,6 +75,36 @@ def plan_renames(
 
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _nodes_near(tree: ast.Module, text: str | None, codes: frozenset[str]):
+    """The nodes of the top-level statements whose lines spell a renamed name (`.log`) or keyword (`keep_dims=`):
+    a large module with one `tf.log` is not walked whole."""
+    if text is None:
+        yield from ast.walk(tree)
+        return
+    pattern = _candidates(codes)
+    lines = {text.count("\n", 0, match.start()) + 1 for match in pattern.finditer(text)}
+    if not lines:
+        return
+    for statement in tree.body:
+        end = statement.end_lineno or statement.lineno
+        if any(statement.lineno <= line <= end for line in lines):
+            yield from ast.walk(statement)
+
+
+@lru_cache(maxsize=4)
+def _candidates(codes: frozenset[str]) -> re.Pattern[str]:
+    names = sorted({name.rpartition(".")[2] for name in renames()}) if CODE in codes else []
+    keywords = sorted(
+        {keyword for entry in changed_arguments().values() for keyword, (_, valid) in entry.removed.items() if valid}
+    ) if KEYWORD_CODE in codes else []
+    parts = []
+    if names:
+        parts.append(r"\.(?:" + "|".join(map(re.escape, names)) + r")\b")
+    if keywords:
+        parts.append(r"\b(?:" + "|".join(map(re.escape, keywords)) + r")\s*=")
+    return re.compile("|".join(parts) or r"(?!)")
 
 
 @lru_cache(maxsize=4)
