@@ -222,9 +222,14 @@ def _temporary_copy(target: str, data: bytes, info: os.stat_result, ownership: b
     """`data` durable in a temporary file beside `target` with its mode (and owner and group); removed after
     the block unless the block moved it, and when a dying pool worker is ended midway."""
     directory, name = os.path.split(target)
+    # SIGTERM (a dying pool worker's end) is held from the file's creation until its cleanup is registered:
+    # a worker ended in between left the temporary file behind.
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM}) if hasattr(signal, "pthread_sigmask") else None
     try:
         descriptor, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".migrate-fix", dir=directory)
     except OSError as error:
+        if held is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
         raise Unfixable(f"not rewritten: cannot create a temporary file in {directory}: {error.strerror or error}") from None
 
     def remove() -> None:
@@ -234,6 +239,8 @@ def _temporary_copy(target: str, data: bytes, info: os.stat_result, ownership: b
             pass
 
     with cleanup_if_ended(remove):
+        if held is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a SIGTERM that came meanwhile is delivered now
         try:
             with os.fdopen(descriptor, "wb") as handle:
                 handle.write(data)
