@@ -53,6 +53,22 @@ def _matmul(op, args, view) -> str:
     return f"tf.matmul({', '.join([*args[:2], *flags])})"
 
 
+def _gather(op, args, view) -> str:
+    """`tf.gather`; dimensions picked from a `tf.shape` by constant indices are written as slices of it, which
+    shape inference reads as that tensor's static dimensions — so a reshape to them keeps the static shape TF1's
+    tensordot and dense layers give their outputs with `set_shape` (a served output keeps its (None, 11, 20))."""
+    indices = view.constant(op.inputs[1]) if op.inputs[0].op.type == "Shape" else None
+    if indices is None or view.constant(op.inputs[2]) != 0 or _attr(op, "batch_dims", 0) or indices.ndim > 1 \
+            or (indices < 0).any() or indices.size == 0:
+        return f"tf.gather({args[0]}, {args[1]}, axis={args[2]}, batch_dims={_attr(op, 'batch_dims', 0)})"
+    if indices.ndim == 0:
+        return f"{args[0]}[{int(indices)}]"
+    first = int(indices[0])
+    if indices.tolist() == list(range(first, first + indices.size)):
+        return f"{args[0]}[{first}:{first + indices.size}]"
+    return f"tf.stack([{', '.join(f'{args[0]}[{int(index)}]' for index in indices)}], axis=0)"
+
+
 RENDERERS: dict[str, Render] = {
     "Identity": lambda op, args, view: args[0],
     "StopGradient": _call("tf.stop_gradient"),
@@ -75,7 +91,7 @@ RENDERERS: dict[str, Render] = {
     "ConcatV2": lambda op, args, view: f"tf.concat([{', '.join(args[:-1])}], axis={args[-1]})",
     "Pack": lambda op, args, view: f"tf.stack([{', '.join(args)}], axis={_attr(op, 'axis')})",
     "StridedSlice": _strided_slice, "Slice": _call("tf.slice"),
-    "GatherV2": lambda op, args, view: f"tf.gather({args[0]}, {args[1]}, axis={args[2]}, batch_dims={_attr(op, 'batch_dims', 0)})",
+    "GatherV2": _gather,
     "Shape": lambda op, args, view: f"tf.shape({args[0]}, out_type={_dtype(op, 'out_type')})",
     "Sum": _reduce("tf.reduce_sum"), "Mean": _reduce("tf.reduce_mean"), "Max": _reduce("tf.reduce_max"),
     "Min": _reduce("tf.reduce_min"), "Prod": _reduce("tf.reduce_prod"),

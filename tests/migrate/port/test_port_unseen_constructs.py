@@ -203,3 +203,33 @@ def test_a_contrib_import_is_named_as_the_reason_the_target_does_not_import(tmp_
     assert "target.py:1: the target does not import: `tensorflow.contrib.learn.python.learn.estimators` is tf.contrib" \
         in error
     assert "no TF1-core twin" in error
+
+
+PER_STEP_TARGET = INPUT_FN + """
+def model_fn(features, labels, mode, params):
+    steps = features[:, :-1, :]  # a char-LM's outputs[:, :-1, :]: the time dimension is known, less one
+    logits = tf.compat.v1.layers.dense(steps, params["units"], name="per_step")  # rank 3: tensordot + set_shape
+    probabilities = tf.nn.softmax(logits, name="probabilities")
+    if mode == tf.estimator.ModeKeys.PREDICT:
+        return tf.estimator.EstimatorSpec(mode, predictions={"probabilities": probabilities})
+    targets = tf.tile(labels[:, None], [1, 2])
+    loss = tf.compat.v1.losses.sparse_softmax_cross_entropy(targets, logits)
+    train_op = tf.compat.v1.train.GradientDescentOptimizer(0.5).minimize(
+        loss, global_step=tf.compat.v1.train.get_or_create_global_step())
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+PARAMS = {"units": 3}
+"""
+
+
+def test_a_rank3_dense_serves_the_static_shape_tf1_gives_it(tmp_path, capsys):
+    """TF1's tensordot sets its output's shape from its input's static one (None, 2, 3); the port's reshape reads
+    the same dimensions from the input's shape, so the served signatures have the same output shape."""
+    target = tmp_path / "target.py"
+    target.write_text(PER_STEP_TARGET)
+    assert main(["port", str(target), "--out", str(tmp_path / "out"), "--steps", "2"]) == 0, capsys.readouterr().out[-3000:]
+    out = capsys.readouterr().out
+    assert "[ok] 6. serving (SavedModel signatures and answers): 2 signatures" in out, out[-3000:]
+    source = (tmp_path / "out" / "keras_model.py").read_text()
+    assert "tf.gather(shape" not in source and "= shape[0:2]" in source
