@@ -28,7 +28,7 @@ from migrate.report.dispatch import checks_for, import_references, references
 from migrate.report.model import FileResult, Finding, Locator
 from migrate.report.phases import MENTION, hook_passes
 from migrate.report.registry import import_rules
-from migrate.report.wrappers import wrapper_functions, wrapper_references, wrapper_results
+from migrate.report.wrappers import KnownWrappers, WrapperSource, wrapper_functions, wrapper_references, wrapper_results
 from migrate.scanning.aliases import AliasTable, Binding, build_alias_table
 from migrate.scanning.names import is_tensorflow
 from migrate.scanning.sources import DEFAULT_MAX_BYTES, SkipFile, SourceFile, module_names, read_source
@@ -51,7 +51,7 @@ def analyse_file(
     source: SourceFile,
     max_bytes: int = DEFAULT_MAX_BYTES,
     hook_map: Mapping[str, HookEquivalent] | None = None,
-    wrappers: Mapping[str, str] | None = None,
+    wrappers: WrapperSource | None = None,
 ) -> FileResult:
     """Scan one file; problems become `FileResult.skipped`, never exceptions.
 
@@ -60,11 +60,11 @@ def analyse_file(
     would traverse everything the scan has accumulated so far.
     """
     with paused():
-        return _analyse_file(source, max_bytes, hook_map or {}, wrappers or {})
+        return _analyse_file(source, max_bytes, hook_map or {}, wrappers)
 
 
 def _analyse_file(
-    source: SourceFile, max_bytes: int, hook_map: Mapping[str, HookEquivalent], wrappers: Mapping[str, str]
+    source: SourceFile, max_bytes: int, hook_map: Mapping[str, HookEquivalent], wrappers: WrapperSource | None
 ) -> FileResult:
     import_rules()
     result = FileResult(path=source.display)
@@ -122,12 +122,12 @@ def analyse_tree(
     locate: Locator,
     package: str,
     hook_map: Mapping[str, HookEquivalent] | None = None,
-    wrappers: Mapping[str, str] | None = None,
+    wrappers: WrapperSource | None = None,
 ) -> None:
-    """`wrappers`: qualified names of other files' functions that return a TensorFlow module
-    (`pkg.helpers.slim` → `tensorflow.contrib.slim`), known on the second pass only."""
+    """`wrappers`: other files' functions that return a TensorFlow module, by qualified name
+    (`pkg.helpers.slim` → `tensorflow.contrib.slim`; `migrate.report.wrapper_lookup`)."""
     statements = statement_pass(tree.body)
-    aliases, context, called, known_wrappers = _bindings(tree, text, result, package, statements, hook_map, wrappers or {})
+    aliases, context, known_wrappers = _bindings(tree, text, result, package, statements, hook_map, wrappers)
     roots = aliases.roots()
     local_classes = frozenset(node.name for node in tree.body if type(node) is ast.ClassDef)
     class_roots = frozenset(name for name, value in aliases.bindings.items() if not is_tensorflow(value)) | local_classes
@@ -137,8 +137,6 @@ def analyse_tree(
     else:
         found = collect(tree, roots, class_roots)
     through_wrappers = wrapper_references(found.on_calls, aliases, result, known_wrappers)
-    if called:
-        result.wrapper_calls = sorted(set(result.wrapper_calls) | called)
     result.class_calls = class_calls(found.class_calls, aliases, result.module, local_classes, locate)
     if uses_tensorflow or through_wrappers:
         chain_references, uses = references(found.chains, aliases)
@@ -155,16 +153,16 @@ def analyse_tree(
 
 def _bindings(
     tree: ast.Module, text: str, result: FileResult, package: str, statements: Statements,
-    hook_map: Mapping[str, HookEquivalent] | None, wrappers: Mapping[str, str],
-) -> tuple[AliasTable, FileContext, set[str], dict[str, str]]:
-    """The file's alias table and check context, its own wrapper functions (into `result`), the functions it
-    calls that may be another file's wrappers, and every wrapper known (`wrappers` and its own).
-    A name bound to a known wrapper's result (`tfe = contrib.eager()`) is the module it returns, as if imported."""
+    hook_map: Mapping[str, HookEquivalent] | None, wrappers: WrapperSource | None,
+) -> tuple[AliasTable, FileContext, KnownWrappers]:
+    """The file's alias table and check context, its own wrapper functions (into `result`), and every wrapper
+    it may call (its own, then `wrappers`). A name bound to a known wrapper's result (`tfe = contrib.eager()`)
+    is the module it returns, as if imported."""
     imports, assignments = statements.imports, statements.assignments
     aliases = build_alias_table(imports, assignments, (), package, statements.scopes, statements.rebindings)
     result.wrappers = wrapper_functions(tree, aliases, statements.returns)
-    known = {**wrappers, **{f"{result.module}.{name}": target for name, target in result.wrappers.items()}}
-    module_bindings, called = wrapper_results(assignments, aliases, result, known)
+    known = KnownWrappers({f"{result.module}.{name}": target for name, target in result.wrappers.items()}, wrappers)
+    module_bindings = wrapper_results(assignments, aliases, result, known)
     if module_bindings:
         for synthetic, assignment in module_bindings:
             if id(assignment) in statements.scopes:
@@ -176,7 +174,7 @@ def _bindings(
             statements.scopes, statements.rebindings,
         )
     result.exports = dict(aliases.bindings)
-    return aliases, FileContext(tree, aliases, assignments, hook_map, text), called, known
+    return aliases, FileContext(tree, aliases, assignments, hook_map, text), known
 
 
 def _run_checks(

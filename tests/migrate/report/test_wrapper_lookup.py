@@ -1,0 +1,59 @@
+"""Other files' wrappers looked up while a file is analysed: claimed files, files another worker holds."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from migrate.report.analysis import analyse_file
+from migrate.report.model import FileResult
+from migrate.report.wrapper_lookup import DONE, TAKEN, Claims, WrapperLookup
+from migrate.report.wrappers import WrapperSource
+from migrate.scanning.sources import SourceFile
+
+CONTRIB = "def slim():\n    from tensorflow.contrib import slim\n    return slim\n"
+USER = "from pkg import contrib\nwith contrib.slim().arg_scope([]):\n    pass\n"
+
+
+def _lookup(tmp_path: Path, claims: Claims | None = None) -> tuple[WrapperLookup, list[str]]:
+    """A lookup over pkg/user.py (index 0) and pkg/contrib.py (index 1), and the files it analysed, in order."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "user.py").write_text(USER)
+    (tmp_path / "pkg" / "contrib.py").write_text(CONTRIB)
+    sources = [SourceFile(str(tmp_path / "pkg" / name), f"pkg/{name}", str(tmp_path)) for name in ("user.py", "contrib.py")]
+    analysed: list[str] = []
+
+    def analyse(source: SourceFile, wrappers: WrapperSource | None) -> FileResult:
+        analysed.append(source.display)
+        return analyse_file(source, wrappers=wrappers)
+
+    return WrapperLookup(sources, claims or Claims(len(sources)), analyse), analysed
+
+
+def test_a_called_files_wrappers_come_from_analysing_it_once_here(tmp_path: Path) -> None:
+    lookup, analysed = _lookup(tmp_path)
+    user = lookup.analysed(0)
+    assert user is not None and [finding.line for finding in user.findings] == [2]
+    extra = lookup.take_extra()
+    assert [result.path for result in extra] == ["pkg/contrib.py"], "analysed on demand, returned with the chunk"
+    assert lookup.analysed(1) is None, "claimed: not analysed a second time"
+    assert analysed == ["pkg/user.py", "pkg/contrib.py"]
+
+
+def test_a_file_another_worker_holds_is_read_for_its_wrappers_and_not_returned(tmp_path: Path) -> None:
+    claims = Claims(2)
+    claims.claim(1)
+    lookup, analysed = _lookup(tmp_path, claims)
+    user = lookup.analysed(0)
+    assert user is not None and [finding.line for finding in user.findings] == [2]
+    assert lookup.take_extra() == [] and claims.state(1) == TAKEN
+    assert analysed == ["pkg/user.py", "pkg/contrib.py"]
+
+
+def test_a_file_done_elsewhere_without_wrappers_is_not_read_again(tmp_path: Path) -> None:
+    claims = Claims(2)
+    claims.claim(1)
+    claims.finish(1, FileResult("pkg/contrib.py"))
+    lookup, analysed = _lookup(tmp_path, claims)
+    user = lookup.analysed(0)
+    assert claims.state(1) == DONE and user is not None and user.findings == []
+    assert analysed == ["pkg/user.py"]
