@@ -3,7 +3,7 @@
 
     .venv/bin/python -m bench.port_real_code            # writes results/port_real_code.{json,md}
     .venv/bin/python -m bench.port_real_code --quick    # nothing written
-    .venv/bin/python -m bench.port_real_code NAME ...   # only these cases
+    .venv/bin/python -m bench.port_real_code NAME ...   # only these cases: their rows replaced, the others kept
 
 The code is not committed: each case names a repository, a commit and a
 file, read from a local git mirror (``$MIGRATE_PORT_MIRROR/<owner>+<name>/repo``,
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import json
 import os
 import re
 import subprocess
@@ -90,8 +91,7 @@ CASES = [
     Case("aymericdamien-nn", "aymericdamien/TensorFlow-Examples", "6dcbe14649163814e72a22a999f20c5e247ce988",
          "tensorflow_v1/examples/3_NeuralNetworks/neural_network.py", "model_fn", {"images": (784,)}),
     Case("aymericdamien-cnn", "aymericdamien/TensorFlow-Examples", "6dcbe14649163814e72a22a999f20c5e247ce988",
-         "tensorflow_v1/examples/3_NeuralNetworks/convolutional_network.py", "model_fn", {"images": (784,)},
-         substitutions=(("tf.contrib.layers.flatten(", "tf.layers.flatten("),)),
+         "tensorflow_v1/examples/3_NeuralNetworks/convolutional_network.py", "model_fn", {"images": (784,)}),
     Case("official-mnist", *OFFICIAL_MNIST, "model_fn", {"": (28, 28, 1)}, params={"data_format": "channels_last"},
          batch_size=8, steps=3),
     Case("official-mnist2", OFFICIAL_MNIST[0], OFFICIAL_MNIST[1], "mnist2.py", "model_fn", {"": (28, 28, 1)},
@@ -131,8 +131,7 @@ CASES = [
     Case("rnn-playground-lstm", "amikholap/rnn-playground", "afa45acf2ee75561254738ec02290101a9f240bb",
          "rnntf/estimators/lstm.py", "model_fn", {}, classes=7, label_shape=(10,),
          params={"hidden_units": 16, "output_units": 7, "learning_rate": 0.01},
-         params_code='{"feature_columns": []}', id_features={"x": ((10,), 7)}, batch_size=4, steps=3,
-         substitutions=(("tf.contrib.rnn.LSTMCell(", "tf.nn.rnn_cell.LSTMCell("),)),
+         params_code='{"feature_columns": []}', id_features={"x": ((10,), 7)}, batch_size=4, steps=3),
     Case("nlp-estimators-cnn", "eisenjulian/nlp_estimator_tutorial", "5bfec8ceed4f47098709f59335c41da756d97a9c",
          "nlp_estimators.py", "cnn_model_fn", {}, classes=2, params={"embedding_initializer": None},
          id_features={"x": ((20,), 50)}, batch_size=4, steps=3, substitutions=NLP_ESTIMATORS_KERAS_PATHS),
@@ -154,8 +153,7 @@ CASES = [
     Case("charlm-gru", "amirharati/sample_estimator_charlm", "05b943ba1bc342a1b90a6024fb4139dbfcb17c7c", "RnnLm.py",
          "RnnLm._model", {}, classes=2,
          params={"model_size": 8, "embedding_size": 6, "num_layers": 2, "keep_prob": 1.0, "vocab_size": 20},
-         id_features={"seq": ((12,), 20), "length": ((), 13)}, batch_size=4, steps=3,
-         substitutions=(("tf.contrib.layers.xavier_initializer()", "tf.glorot_uniform_initializer()"),)),
+         id_features={"seq": ((12,), 20), "length": ((), 13)}, batch_size=4, steps=3),
     Case("esmm-multi-head", "woshiamei/e-commerce-rank", "156cd8c0dffc9196f9144c16d35cc06714f1e86f", "train/esmm.py",
          "my_model", {key: () for key in ("price", "age")}, classes=2, label_shape=(1,), label_dtype="float32",
          label_keys=("ctr", "cvr"), params={"hidden_units": [8, 4], "learning_rate": 0.05},
@@ -192,9 +190,21 @@ def _kept(node: ast.stmt, local: frozenset = frozenset()) -> bool:
     if isinstance(node, (ast.Assign, ast.AnnAssign)):  # a module constant: a name bound to a value without calls
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         constant = not any(isinstance(inner, ast.Call) for inner in ast.walk(node.value)) if node.value else True
+        constant = constant or _tf_object(node.value)
         return constant and all(isinstance(name, ast.Name) for target in targets for name in
                                 (target.elts if isinstance(target, ast.Tuple) else [target]))
     return False
+
+
+def _tf_object(value: ast.expr | None) -> bool:
+    """Whether `value` is built by TensorFlow calls on constants alone (``head = tf.contrib.estimator.…_head()``,
+    ``tf.random_uniform_initializer(-1.0, 1.0)``): a model-building object the model_fn reads, kept."""
+    if value is None:
+        return False
+    calls = [inner for inner in ast.walk(value) if isinstance(inner, ast.Call)]
+    names = {inner.id for inner in ast.walk(value) if isinstance(inner, ast.Name)}
+    return bool(calls) and names == {"tf"} and all(
+        isinstance(call.func, ast.Attribute) and ast.unparse(call.func).startswith("tf.") for call in calls)
 
 
 def _imports_used(body: list[ast.stmt], local: frozenset) -> set[int]:
@@ -347,14 +357,27 @@ def markdown(records: list[dict], context: dict) -> str:
               for verdict in ("bit-identical", "rounding-level", "refused", "broken", "not fetched")}
     rows = [(r["case"], f"[{r['repo']}](https://github.com/{r['repo']}) `{r['commit'][:7]}` `{r['path']}`",
              f"`{r['function']}`", f"**{r['verdict']}**", r.get("detail", "").replace("|", "\\|"),
-             r.get("seconds", "")) for r in records]
+             r.get("seconds", ""), f"{r.get('when', '?')} (load {r.get('load', '?')})") for r in records]
     summary = ", ".join(f"{count} {verdict}" for verdict, count in counts.items() if count)
+    dates = sorted(r["when"] for r in records if r.get("when"))
+    span = f"{dates[0]} … {dates[-1]}" if dates and dates[0] != dates[-1] else (dates[0] if dates else "?")
     return "\n".join([
         "# `migrate port` on public TF1 model_fns", "",
-        f"Run {context['when']} (load {context['load']}): {summary} of {len(records)}.", "",
-        markdown_table(["case", "source", "model_fn", "verdict", "detail", "s"], rows), "",
+        f"Rows run {span}, each dated in its last column (a run on some cases replaces their rows only; "
+        f"the last such run: {context['when']}): {summary} of {len(records)}.", "",
+        markdown_table(["case", "source", "model_fn", "verdict", "detail", "s", "run (load)"], rows), "",
         "Adaptations per case are in port_real_code.json (TF1 namespace, blanked top level, named substitutions).",
     ])
+
+
+def merged(records: list[dict], previous: dict) -> list[dict]:
+    """This run's records over the previous results' (a run on some cases keeps the others' rows), in CASES order;
+    a previous row without its own date takes its run's."""
+    by_case = {record["case"]: {"when": previous.get("context", {}).get("when"),
+                                "load": previous.get("context", {}).get("load"), **record}
+               for record in previous.get("results", [])}
+    by_case.update({record["case"]: record for record in records})
+    return [by_case[case.name] for case in CASES if case.name in by_case]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -362,15 +385,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", help="only these cases")
     parser.add_argument("--quick", action="store_true", help="print the table, write nothing")
     args = parser.parse_args(argv)
+    unknown = sorted(set(args.names) - {case.name for case in CASES})
+    if unknown:
+        parser.error(f"no such case: {', '.join(unknown)} (cases: {', '.join(case.name for case in CASES)})")
     cases = [case for case in CASES if not args.names or case.name in args.names]
     records = []
     for case in cases:
         print(f"[port_real_code] {case.name}: {case.repo}/{case.path}", file=sys.stderr, flush=True)
-        records.append(run_case(case, WORK))
+        load = " ".join(f"{value:.1f}" for value in load_average())
+        records.append({**run_case(case, WORK), "when": timestamp(), "load": load})
         print(f"  → {records[-1]['verdict']}: {records[-1].get('detail', '')}", file=sys.stderr, flush=True)
     context = {"when": timestamp(), "load": " ".join(f"{value:.1f}" for value in load_average())}
-    payload = {"context": context, "machine": machine(), "cases": [asdict(case) for case in cases], "results": records}
-    publish("port_real_code", payload, markdown(records, context), RESULTS, args.quick or bool(args.names))
+    previous_path = RESULTS / "port_real_code.json"
+    previous = json.loads(previous_path.read_text()) if previous_path.exists() else {}
+    records = merged(records, previous)
+    ran = {record["case"] for record in records}
+    payload = {"context": context, "machine": machine(), "cases": [asdict(case) for case in CASES if case.name in ran],
+               "results": records}
+    publish("port_real_code", payload, markdown(records, context), RESULTS, args.quick)
     return 1 if any(record["verdict"] == "broken" and not record.get("detail") for record in records) else 0
 
 

@@ -2,7 +2,9 @@
 
 The pipeline (`migrate.port.run.run_port`):
 
-1. `target.load_target` imports what TARGET names (a pair file's TF1 half, or
+1. `contrib.install` gives the user's code a `tf.contrib` whose names run as
+   their TF1-core twins (PORT.md lists each use); then
+   `target.load_target` imports what TARGET names (a pair file's TF1 half, or
    ``module:function`` with ``--input-fn`` and ``--params``) into a `Target`;
 2. `registry.porter_for(target)` picks the porter, which returns a `Port`
    (the files' text and the PORT.md rows) or raises `PortRefused` listing

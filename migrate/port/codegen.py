@@ -241,12 +241,18 @@ class PairCode:
     """Where the pair file's own PARAMS are, when they hold values no literal spells (feature columns)."""
     serving_text: str = ""
     """`serving_input_receiver_fn(params)` (TF1) and `serving_signatures(model, params)` (Keras), when the port serves."""
+    contrib: bool = False
+    """Whether the user's code uses `tf.contrib`: the pair installs its TF1-core twins before importing it."""
 
 
 def _params_literal(params: dict) -> str:
     lines = "".join(f"    {key!r}: {value!r},\n" for key, value in params.items())
     flavour = '    "optimizer_flavour": "exact",  # the Keras side trains with the TF1-exact twin: held to bit-identity\n'
     return "{\n" + lines + ("" if "optimizer_flavour" in params else flavour) + "}"
+
+
+_CONTRIB_IMPORT = "from migrate.port.contrib import install as install_contrib\n"
+_CONTRIB_INSTALL = "\ninstall_contrib()  # the model_fn's tf.contrib calls run as their TF1-core twins (PORT.md lists each)\n"
 
 
 def pair_text(code: PairCode) -> str:
@@ -264,8 +270,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-{tf_import}from migrate.port.runtime import {runtime}
-
+{tf_import}{_CONTRIB_IMPORT if code.contrib else ""}from migrate.port.runtime import {runtime}
+{_CONTRIB_INSTALL if code.contrib else ""}
 HERE = Path(__file__).resolve().parent
 {sources}
 _keras_model = source_module(str(HERE / "keras_model.py"))

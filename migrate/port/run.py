@@ -5,6 +5,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from migrate.port import contrib
 from migrate.port.document import port_markdown, refused_markdown
 from migrate.port.records import PortRefused, Verdict
 from migrate.port.registry import porter_for
@@ -51,8 +52,11 @@ def run_port(request: PortRequest, progress: Progress) -> PortOutcome:
         from migrate.parity.run import prepare_tensorflow_environment
 
         prepare_tensorflow_environment(progress)  # before the user's code imports TensorFlow
+        contrib.install()  # the user's tf.contrib calls run as their TF1-core twins, from its imports on
+        contrib.forget_uses()
         target = load_target(request.target, request.input_fn, request.params, request.eval_input_fn)
         port = port_target(target, progress)
+        port.notes.extend(contrib.use_notes())
     except PortRefused as refused:
         write_port(request.out, {"PORT.md": refused_markdown(request.target, refused.problems)}, request.force)
         raise

@@ -8,6 +8,7 @@ the file:line of the `minimize` call, until twins for them exist.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -53,10 +54,33 @@ class OptimizerPlan:
         return Conversion(self.where, f"tf.compat.v1.train.{self.tf1}", f"modern.optimizers.{self.constructor}", "training")
 
 
+_GRADIENTS_SCOPE = re.compile(r"(?:^|/)gradients(?:_\d+)?/")
+"""The name scope `tf.gradients` puts its ops in, under whatever scope `minimize` ran (``head/gradients/…``)."""
+_ASSIGNING = ("AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp", "Assign", "AssignAdd", "AssignSub")
+
+
+def _differentiated(gradient) -> bool:
+    return bool(_GRADIENTS_SCOPE.search(gradient.op.name))
+
+
+def constant_variable(value) -> float | None:
+    """The number a learning rate holds when it is a non-trainable variable initialised to a constant and never
+    assigned in the graph (`tf.contrib.layers.optimize_loss` makes a float learning rate one); else None."""
+    if not isinstance(value, tf.Variable) or value.trainable:
+        return None
+    with value.graph.as_default():  # the traced graph's variable: its properties are read in graph mode
+        initial = tf.get_static_value(value.initial_value)
+        handle, initializer = getattr(value, "handle", value), value.initializer
+    if initial is None or getattr(initial, "shape", ()) != ():
+        return None
+    assigned = [op for op in handle.consumers() if op.type in _ASSIGNING and op is not initializer]
+    return None if assigned else float(initial)
+
+
 def _clipping(recorded, calls, spell) -> str | Problem | None:
     """``global_clipnorm=…`` when the gradients come from `tf.clip_by_global_norm`; None when unprocessed."""
     gradients = [gradient for gradient, _ in recorded.grads_and_vars if gradient is not None]
-    if all(gradient.op.name.startswith("gradients") for gradient in gradients):
+    if all(_differentiated(gradient) for gradient in gradients):
         return None
     for call in calls:
         if call.api == "tf.clip_by_global_norm":
@@ -65,7 +89,7 @@ def _clipping(recorded, calls, spell) -> str | Problem | None:
             if {gradient.name for gradient in gradients} <= clipped and not hasattr(norm, "op") \
                     and call.arguments.get("use_norm") is None:
                 return f"global_clipnorm={spell(norm)}"
-    odd = next(gradient for gradient in gradients if not gradient.op.name.startswith("gradients"))
+    odd = next(gradient for gradient in gradients if not _differentiated(gradient))
     return Problem(recorded.where, f"the gradients are processed before apply_gradients ({odd.op.type} {odd.op.name})",
                    "only tf.clip_by_global_norm has a twin (global_clipnorm); port other gradient processing by hand")
 
@@ -111,6 +135,7 @@ def plan_optimizer(recorded, spell, calls=(), schedule: Callable[[Any], str | Pr
             continue
         if callable(value) and not isinstance(value, (tf.Tensor, tf.Variable)):
             value = value()
+        value = constant_variable(value) if constant_variable(value) is not None else value
         if isinstance(value, (tf.Tensor, tf.Variable)):
             code = schedule(value) if schedule is not None and keyword == "learning_rate" else None
             if code is None or isinstance(code, Problem):

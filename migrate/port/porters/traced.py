@@ -28,6 +28,7 @@ from migrate.port.codegen import (
     pair_text,
     raw_variables_layer,
 )
+from migrate.port.contrib import recorded_uses
 from migrate.port.emit import Names, Program, build_program
 from migrate.port.gradient_sums import rounding_note, unordered_sums
 from migrate.port.graph import GraphView, snake, spell
@@ -353,7 +354,8 @@ def port(target: Target, progress: Progress) -> Port:
                     and "PARAMS" in target.values else None,
                     variable_map=variable_map, input_code=plan.code + (f"\n\n{eval_plan.code}" if eval_plan else ""),
                     uses_input_arrays="rewritten" in (plan.kind, eval_plan.kind if eval_plan else ""),
-                    values={}, serving_text=serving.pair_text if serving is not None else "")
+                    values={}, serving_text=serving.pair_text if serving is not None else "",
+                    contrib=bool(recorded_uses()))
     conversions = [plan.conversion, *(metric.conversion for metric in metrics), *network.forward.conversions,
                    *network.tail.conversions, *loss.conversions,
                    *schedule.conversions, *(plan_.conversion for plan_ in optimizers.values())]
