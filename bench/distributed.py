@@ -5,7 +5,8 @@
     .venv/bin/python -m bench.distributed --modern-python .venv-tf221/bin/python   # modern side on TF 2.21
 
 Every run starts the real role processes with the `migrate parity --workers`
-launcher, one cluster at a time so they do not share the CPUs:
+launcher on the built-in MNIST pair (the first 8192 training images), one
+cluster at a time so they do not share the CPUs:
 
 * synchronous — legacy: 1 ps + N workers with `SyncReplicasOptimizer`;
   modern: N workers with `MultiWorkerMirroredStrategy`. Each worker trains
@@ -29,7 +30,6 @@ expect from two machines.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import time
@@ -50,11 +50,6 @@ ENGINES = {
 """The cases, (side, replication) → the engine named in the table."""
 
 
-def chief_timeline(path: Path) -> list[tuple[int, float]]:
-    lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    return [(int(line["step"]), float(line["time"])) for line in lines]
-
-
 def rate_between(timeline: list[tuple[int, float]], warmup: int) -> float:
     """Global steps per second from the first step at or after `warmup` to the last step of the timeline.
 
@@ -66,23 +61,24 @@ def rate_between(timeline: list[tuple[int, float]], warmup: int) -> float:
     return (last_step - first_step) / (last_time - first_time)
 
 
-def measure(side: str, replication: str, workers: int, steps: int, warmup: int, data, python: str | None) -> dict:
-    """One cluster run of `side`; steps/s, examples/s and start-up seconds from the chief's timeline."""
-    from migrate.parity.distributed.run import DistributedConfig, run_side, side_spec, write_data
+def measure(side: str, replication: str, workers: int, steps: int, warmup: int, python: str | None) -> dict:
+    """One cluster run of `side` on the MNIST pair; steps/s, examples/s and start-up seconds from the chief's timeline."""
+    from migrate.parity.distributed.pair_run import pair_run_for
+    from migrate.parity.distributed.run import DistributedConfig, read_timeline, run_side, side_spec
+    from migrate.parity.options import ParityOptions
 
-    config = DistributedConfig(
-        workers=workers, steps=steps, global_batch_size=PER_WORKER_BATCH * workers, save_steps=steps,
-        log_steps=steps, train_examples=8192, test_examples=256, sides=(side,),
-        pythons={side: python} if python else {}, replication=replication,
-    )
+    run = pair_run_for("mnist", ParityOptions(steps=steps, batch_size=PER_WORKER_BATCH * workers,
+                                              params={"train_examples": 8192, "eval_examples": 256}))
+    config = DistributedConfig(run, workers=workers, save_steps=steps, log_steps=steps, sides=(side,),
+                               pythons={side: python} if python else {}, replication=replication)
     spec = side_spec(side, config)
     chief_type, chief_index = spec.trainer_tasks(spec.role_counts(workers))[0]
     with tempfile.TemporaryDirectory(prefix="bench-distributed-") as scratch:
         root = Path(scratch)
-        data_path = write_data(data, root / "data.npz", config.train_examples, config.test_examples)
         launched = time.time()
-        result = run_side(side, config, data_path, root, root / "no-initial-weights.npz", progress=lambda _: None)
-        timeline = chief_timeline(root / side / f"progress-{chief_type}{chief_index}-attempt0.jsonl")
+        result = run_side(side, config, run.write(root / "pair-run.json"), root, root / "no-initial-weights.npz",
+                          progress=lambda _: None)
+        timeline = read_timeline(root / side / f"progress-{chief_type}{chief_index}-attempt0.jsonl")
     rate = rate_between(timeline, warmup)
     examples_per_step = PER_WORKER_BATCH * workers if replication == "sync" else PER_WORKER_BATCH
     return {
@@ -93,16 +89,12 @@ def measure(side: str, replication: str, workers: int, steps: int, warmup: int, 
 
 
 def run(rounds: int, steps: int, warmup: int, modern_python: str | None, replications: Sequence[str]) -> dict:
-    from migrate.core.mnist import load_mnist
-
-    data = load_mnist()
     cases = [(side, replication, workers) for replication in replications for workers in (1, 2)
              for side in ("legacy", "modern")]
     samples: dict[str, list[dict]] = {f"{side}/{replication}/{workers}": [] for side, replication, workers in cases}
     for round_index in range(rounds):
         for side, replication, workers in cases:
-            sample = measure(side, replication, workers, steps, warmup, data,
-                             modern_python if side == "modern" else None)
+            sample = measure(side, replication, workers, steps, warmup, modern_python if side == "modern" else None)
             samples[f"{side}/{replication}/{workers}"].append(sample)
             print(f"[distributed] round {round_index + 1}/{rounds} {side} {replication} x{workers}: "
                   f"{sample['steps_per_s']:.2f} steps/s, start-up {sample['startup_s']:.1f} s", file=sys.stderr, flush=True)

@@ -121,11 +121,7 @@ def model_fn(
 
     `params` keys: see `DEFAULT_PARAMS`, plus an optional integer ``seed`` for
     the initializers and dropout (the Estimator's `tf_random_seed` is the
-    graph-level seed), and ``sync_replicas``: in a ps/worker cluster, the
-    number of workers whose gradients `SyncReplicasOptimizer` averages into
-    each update (0 or absent: every worker applies its own, asynchronously).
-    Its hook is added to the training hooks, as chief or not per `config`.
-    Call it once per graph: the loss must be ``loss:0``.
+    graph-level seed). Call it once per graph: the loss must be ``loss:0``.
     """
     params = merged_params(params)
     training = mode == tf.estimator.ModeKeys.TRAIN
@@ -147,14 +143,8 @@ def model_fn(
         accuracy = tf.compat.v1.metrics.accuracy(labels=labels, predictions=classes)
         return tf.estimator.EstimatorSpec(mode, loss=loss, eval_metric_ops={"accuracy": accuracy})
 
-    optimizer, hooks = make_optimizer(params), []
-    replicas = int(params.get("sync_replicas") or 0)
-    if replicas:
-        optimizer = tf.compat.v1.train.SyncReplicasOptimizer(
-            optimizer, replicas_to_aggregate=replicas, total_num_replicas=replicas)
-        hooks.append(optimizer.make_session_run_hook(config is None or config.is_chief, num_tokens=0))
-    train_op = optimizer.minimize(loss, global_step=tf.compat.v1.train.get_or_create_global_step())
-    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op, training_hooks=hooks)
+    train_op = make_optimizer(params).minimize(loss, global_step=tf.compat.v1.train.get_or_create_global_step())
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
 
 
 def export_outputs(predictions: Mapping[str, tf.Tensor]) -> dict[str, tf.estimator.export.ExportOutput]:

@@ -74,13 +74,16 @@ def test_tensorflow_free_packages_do_not_import_it_at_import_time(package):
 
 
 PAIR_ROLE_PROGRAMS = {
-    "legacy/distributed/pair.py": "runs a user's model_fn (loaded as the parity engine loads a pair) under this cluster recipe",
-    "modern/distributed/pair.py": "runs a user's build_model (weights mapped as the parity engine maps them) under MWMS",
-    "modern/distributed/pair_ps.py": "runs a user's build_model under ParameterServerStrategy, as pair.py does under MWMS",
+    "legacy/distributed/pair.py": "runs a pair's model_fn (loaded as the parity engine loads a pair) under this cluster recipe",
+    "legacy/distributed/estimator.py": "runs a pair's model_fn under train_and_evaluate, as pair.py does in a session",
+    "modern/distributed/pair.py": "runs a pair's build_model (weights mapped as the parity engine maps them) under MWMS",
+    "modern/distributed/pair_ps.py": "runs a pair's build_model under ParameterServerStrategy, as pair.py does under MWMS",
+    "modern/distributed/sidecar.py": "evaluates a pair's build_model on the chief's checkpoints, the Estimator evaluator's twin",
 }
-"""The one exception to the training sides' layering: the role programs of `migrate parity --pair FILE --workers N`.
-They reuse the reference cluster recipes beside them (so they live here) and the engine's pair loading and weight
-mapping (so they import `migrate.parity`); nothing else in `legacy`/`modern` imports them."""
+"""The one exception to the training sides' layering: the role programs of `migrate parity --workers N` (the MNIST
+pair's run or `--pair FILE`'s). They are the cluster recipes of `legacy`/`modern` (so they live here) and use the
+engine's pair loading and weight mapping (so they import `migrate.parity`); nothing else in `legacy`/`modern` imports
+them."""
 
 
 @pytest.mark.parametrize("package", ["legacy", "modern"])

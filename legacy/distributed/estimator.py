@@ -1,4 +1,4 @@
-"""One task of a TF1 Estimator cluster: ``python -m legacy.distributed.estimator --model-dir D --data F.npz ...``.
+"""One task of a TF1 Estimator cluster training the user's pair: ``python -m legacy.distributed.estimator --run RUN.json ...``.
 
 How TF1 users deployed `tf.estimator.train_and_evaluate`: every machine runs
 the same program with its own ``TF_CONFIG``, and `RunConfig` reads the role
@@ -7,17 +7,19 @@ from it — ``chief`` (trains, saves checkpoints and summaries), ``worker``
 ``evaluator`` (outside the training cluster: evaluates the chief's newest
 checkpoint every ``--eval-throttle-secs`` and writes ``<model-dir>/eval/``
 events, until it has evaluated the checkpoint of the last step). The
-Estimator is `legacy.model.model_fn` with the inputs of `legacy.inputs`.
+Estimator is the pair's `model_fn` with its `train_input_fn` and
+`eval_input_fn`, read from the `PairRun` (``--run``) as
+`legacy.distributed.pair` reads it.
 
-Synchronous, with ``params["sync_replicas"]`` (`SyncReplicasOptimizer` and
-its hook, from the model_fn): asynchronous ps training gives a
+Synchronous: while the model_fn runs in TRAIN mode its TF1 optimizer is
+wrapped in `SyncReplicasOptimizer` (`legacy.distributed.pair.synchronised_optimizers`,
+its hook added to the spec's training hooks): asynchronous ps training gives a
 non-deterministic update order and checkpoints at racing global steps, so
 neither losses nor the evaluator's per-checkpoint metrics could be compared
-with the `MultiWorkerMirroredStrategy` twin beyond an accuracy band;
-synchronously they are bit-identical. As in `legacy.distributed.role`,
-`StepBarrierHook` makes every update average exactly one gradient per
-worker, and worker i (chief 0, worker k = k+1) trains at global step s on
-its slice of global batch s, fed in order by the placeholder input.
+with the `MultiWorkerMirroredStrategy` twin beyond an accuracy band. As in
+`legacy.distributed.pair`, `StepBarrierHook` makes every update average
+exactly one gradient per worker, and worker i (chief 0, worker k = k+1)
+trains at global step s on its slice of global batch s of `train_input_fn`.
 
 Three TF1 waits are shortened, not changed in kind: the 5 s per worker
 index that `train_and_evaluate` sleeps before a worker starts
@@ -29,17 +31,19 @@ queue runner, which blocks for gradients that never come (the Estimator
 does not pass `stop_grace_period_secs`; `short_stop_grace_period` sets 5 s).
 
 Outputs: ``--trace`` (JSON: per-step losses, which hook acted at which global
-step, on the evaluator the metrics of every checkpoint it evaluated);
-``--progress`` (JSON lines, one per step or evaluation, surviving a kill);
+step, on the chief the metrics of `eval_input_fn` on the last checkpoint, on
+the evaluator the metrics of every checkpoint it evaluated); ``--progress``
+(JSON lines, one per step or evaluation, surviving a kill);
 ``--initial-weights-out`` (chief: the step-0 variables the modern side copies).
 
 Exit codes (`migrate.core.role_program`): 0 done, 1 the cluster failed around this task
 (no checkpoint reaching the evaluator within ``--eval-timeout``, the chief not
-initialising the variables), 2 bad input (``TF_CONFIG`` missing a role, flags, data).
+initialising the variables), 2 bad input (``TF_CONFIG`` missing a role, flags, the pair).
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
@@ -50,17 +54,28 @@ from typing import Any
 
 import numpy as np
 
-from legacy.distributed.role import batch_indices
-from migrate.core.mnist_model import LOSS_TENSOR_NAME
+from legacy.distributed.pair import (
+    Replicated,
+    check_training_spec,
+    evaluate_last_checkpoint,
+    model_variables,
+    save_initial_weights,
+    synchronised_optimizers,
+    worker_slice,
+)
 from migrate.core.progress_file import ProgressFile
 from migrate.core.role_program import RoleError, RoleFailed, RoleProgram, role_trace, run_role_program, write_trace
 from migrate.core.side_trace import Role, SideTrace
 from migrate.core.tf_config import TfConfigError, read_tf_config, require_roles, require_task_in_cluster
+from migrate.parity.distributed.pair_run import PairRun
+from migrate.parity.pair import Pair, PairError
 
 TRAINING_ROLES = ("chief", "ps")
 """What the training cluster must have; ``worker`` tasks are optional, ``evaluator`` is outside the cluster."""
 TASK_TYPES = ("chief", "worker", "ps", "evaluator")
 STEP_RATE_TAG = "global_step/sec"
+EVAL_SUMMARY_TAG = "loss"
+"""The metric every evaluation writes (the Estimator's ``loss``): one event with it per evaluation."""
 
 
 def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, list[str]]]:
@@ -88,27 +103,16 @@ def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, li
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model-dir", required=True, type=Path, help="the chief's checkpoints and summaries")
-    parser.add_argument("--data", type=Path, help=".npz with x_train, y_train, x_test, y_test (all but the ps)")
+    parser.add_argument("--run", type=Path, help="the pair run (JSON: pair file, params) the launcher wrote (all but the ps)")
     parser.add_argument("--steps", type=int, default=100, help="global step to train to (TrainSpec max_steps)")
-    parser.add_argument("--global-batch-size", type=int, default=128)
-    parser.add_argument("--eval-batch-size", type=int, default=100)
-    parser.add_argument("--learning-rate", type=float, default=0.05)
-    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--save-checkpoints-steps", type=int, default=10)
     parser.add_argument("--log-step-count-steps", type=int, default=10)
     parser.add_argument("--eval-throttle-secs", type=int, default=1, help="evaluator: EvalSpec throttle_secs")
     parser.add_argument("--eval-timeout", type=float, default=120.0,
                         help="evaluator: seconds to wait for the chief's first checkpoint before giving up")
-    parser.add_argument("--initial-weights-out", type=Path, help="chief: write the step-0 model variables here (.npz)")
+    parser.add_argument("--initial-weights-out", type=Path, help="chief: write the step-0 variables here (.npz)")
     parser.add_argument("--trace", type=Path)
     parser.add_argument("--progress", type=Path)
-
-
-def worker_arrays(x: np.ndarray, y: np.ndarray, steps: int, global_batch: int, worker: int,
-                  workers: int) -> tuple[np.ndarray, np.ndarray]:
-    """Worker `worker`'s slices of global batches 0 … steps-1, in order: batched by B/n they are its steps."""
-    indices = np.concatenate([batch_indices(step, global_batch, worker, workers, len(x)) for step in range(steps)])
-    return x[indices], y[indices]
 
 
 def wait_for_checkpoint(model_dir: Path, timeout: float, who: str) -> str:
@@ -126,24 +130,23 @@ def wait_for_checkpoint(model_dir: Path, timeout: float, who: str) -> str:
     return latest
 
 
-def summary_tags(directory: Path) -> list[tuple[int, str]]:
-    """(global step, first tag) of every summary event in `directory`'s event files (not its subdirectories).
+def summary_tags(directory: Path) -> list[tuple[int, set[str]]]:
+    """(global step, tags) of every summary event in `directory`'s event files (not its subdirectories).
 
     One event per summary op run: the chief's SummarySaverHook writes the
-    merged summaries (the Estimator's loss scalar, named ``loss_1`` here
-    because the model_fn's loss tensor is ``loss``), StepCounterHook
-    `STEP_RATE_TAG` alone.
+    merged summaries (the Estimator's loss scalar), StepCounterHook
+    `STEP_RATE_TAG` alone, the evaluator every metric of one evaluation.
     """
     import tensorflow as tf
 
     found = []
     for path in sorted(directory.glob("events.out.tfevents.*")):
-        found += [(event.step, event.summary.value[0].tag) for event in tf.compat.v1.train.summary_iterator(str(path))
-                  if event.summary.value]
-    return sorted(found)
+        found += [(event.step, {value.tag for value in event.summary.value})
+                  for event in tf.compat.v1.train.summary_iterator(str(path)) if event.summary.value]
+    return sorted(found, key=lambda item: item[0])
 
 
-def _trainer_hooks():
+def _trainer_hooks() -> tuple[Any, Any]:
     """StepBarrierHook (every trainer) and WaitForChiefHook (non-chief workers), built here so TensorFlow loads
     lazily."""
     import tensorflow as tf
@@ -155,10 +158,13 @@ def _trainer_hooks():
         which may be two of one fast worker; `MultiWorkerMirroredStrategy`'s
         all-reduce takes exactly one per worker. The finished steps live in a
         ps variable (a global variable, so the chief initialises and saves it).
+        `losses` is filled with this worker's loss per step; `built` holds the
+        loss tensor the model_fn returned.
         """
 
-        def __init__(self, index: int, workers: int, losses: dict[int, float], progress: ProgressFile) -> None:
-            self.index, self.workers, self.losses, self.progress = index, workers, losses, progress
+        def __init__(self, index: int, workers: int, losses: dict[int, float], progress: ProgressFile,
+                     built: list[Any]) -> None:
+            self.index, self.workers, self.losses, self.progress, self.built = index, workers, losses, progress, built
             self.step = self.start = 0
             self.session_ready: float | None = None
 
@@ -169,7 +175,7 @@ def _trainer_hooks():
             self._mark = tf.compat.v1.scatter_update(self._finished, [self.index], tf.reshape(self._finished_step, [1]))
             self._slowest = tf.reduce_min(self._finished)
             self._global_step = tf.compat.v1.train.get_global_step()
-            self._loss = tf.compat.v1.get_default_graph().get_tensor_by_name(LOSS_TENSOR_NAME)
+            self._loss = self.built[-1]
 
         def after_create_session(self, session, coord) -> None:
             self.step = int(session.run(self._global_step))
@@ -205,14 +211,14 @@ def _trainer_hooks():
     return StepBarrierHook, WaitForChiefHook
 
 
-def _evaluator_hooks():
+def _evaluator_hooks() -> tuple[Any, Any]:
     """EvaluationHook and MetricsExporter: what the evaluator records of each evaluation."""
     import tensorflow as tf
 
     class EvaluationHook(tf.compat.v1.train.SessionRunHook):
         """Evaluator: records the global step of the checkpoint each evaluation ran on (in `end`)."""
 
-        def __init__(self, actions: list[dict]) -> None:
+        def __init__(self, actions: list[dict[str, Any]]) -> None:
             self.actions = actions
 
         def begin(self) -> None:
@@ -222,9 +228,9 @@ def _evaluator_hooks():
             self.actions.append({"hook": "Evaluation", "step": int(session.run(self._global_step))})
 
     class MetricsExporter(tf.estimator.Exporter):
-        """Evaluator: keeps each evaluation's metrics (`train_and_evaluate` calls exporters after every one)."""
+        """Evaluator: keeps each evaluation's scalar metrics (`train_and_evaluate` calls exporters after every one)."""
 
-        def __init__(self, results: list[dict], progress: ProgressFile) -> None:
+        def __init__(self, results: list[dict[str, Any]], progress: ProgressFile) -> None:
             self.results, self.progress = results, progress
 
         @property
@@ -232,8 +238,10 @@ def _evaluator_hooks():
             return "metrics"
 
         def export(self, estimator, export_path, checkpoint_path, eval_result, is_the_final_export):
-            record = {"step": int(eval_result["global_step"]), "accuracy": float(eval_result["accuracy"]),
-                      "loss": float(eval_result["loss"]), "checkpoint": os.path.basename(checkpoint_path)}
+            metrics = {key: float(value) for key, value in eval_result.items()
+                       if key != "global_step" and np.ndim(value) == 0}
+            record = {"step": int(eval_result["global_step"]), **metrics,
+                      "checkpoint": os.path.basename(checkpoint_path)}
             self.results.append(record)
             self.progress.write({**record, "time": time.time()})
             return None
@@ -258,7 +266,7 @@ def short_stop_grace_period(seconds: float = 5.0) -> None:
         training.MonitoredTrainingSession = functools.partial(original, stop_grace_period_secs=seconds)
 
 
-def _logging_recorder(actions: list[dict], barrier) -> logging.Handler:
+def _logging_recorder(actions: list[dict[str, Any]], barrier: Any) -> logging.Handler:
     """Records the Estimator's own LoggingTensorHook ("loss = …, step = …") at this worker's step count."""
 
     class Recorder(logging.Handler):
@@ -270,107 +278,130 @@ def _logging_recorder(actions: list[dict], barrier) -> logging.Handler:
     return Recorder()
 
 
-def _initial_weights_listener(args: argparse.Namespace, actions: list[dict]):
+def _initial_weights_listener(args: argparse.Namespace, actions: list[dict[str, Any]], found: Replicated) -> Any:
     """The chief's saving listener: records each save and writes the step-0 variables to ``--initial-weights-out``."""
     import tensorflow as tf
-
-    from legacy.model import VARIABLE_SHAPES
 
     class Saved(tf.compat.v1.train.CheckpointSaverListener):
         def after_save(self, session, global_step_value):
             actions.append({"hook": "CheckpointSaverHook", "step": int(global_step_value)})
             if global_step_value == 0 and args.initial_weights_out is not None:
-                path = tf.train.latest_checkpoint(str(args.model_dir))
-                values = {name: tf.train.load_variable(path, name) for name in VARIABLE_SHAPES}
-                partial = args.initial_weights_out.with_name(args.initial_weights_out.name + ".partial.npz")
-                np.savez(partial, **values)
-                os.replace(partial, args.initial_weights_out)  # the modern side starts once this file exists
+                trainable, state = model_variables(found)
+                save_initial_weights(session.run({**trainable, **state}), list(trainable), list(state),
+                                     args.initial_weights_out)
 
     return Saved()
 
 
-def train_spec(args: argparse.Namespace, task_type: str, worker: int | None, workers: int, data: dict,
-               config, barrier, actions: list[dict]):
-    """The TrainSpec: this trainer's slices in order, the step barrier, the chief's saving listener (ps: no input)."""
+def cluster_model_fn(pair: Pair, workers: int, found: Replicated, built: list[Any]) -> Callable[..., Any]:
+    """The pair's model_fn for the Estimator: in TRAIN mode its optimizer wrapped in `SyncReplicasOptimizer`, whose
+    hook joins the spec's training hooks, and its loss kept in `built` for the step barrier."""
     import tensorflow as tf
 
-    from legacy.inputs import train_input
+    from migrate.parity.sides.legacy_side import call_model_fn
+    from migrate.parity.sides.seeding import seed_everything
+
+    def model_fn(features: Any, labels: Any, mode: str, params: dict[str, Any], config: Any) -> Any:
+        seed_everything(int(params.get("seed", 0)))
+        training = mode == tf.estimator.ModeKeys.TRAIN
+        with synchronised_optimizers(workers, found) if training else contextlib.nullcontext():
+            spec = call_model_fn(pair, features, labels, mode, params, config)
+        if not training:
+            return spec
+        check_training_spec(pair, spec, found, synchronous=True)
+        built.append(spec.loss)
+        sync_hooks = [sync.make_session_run_hook(config.is_chief, num_tokens=0) for sync in found.optimizers]
+        return spec._replace(training_hooks=[*(spec.training_hooks or ()), *sync_hooks])
+
+    return model_fn
+
+
+def train_spec(args: argparse.Namespace, pair: Pair, params: dict[str, Any], task_type: str, worker: int | None,
+               workers: int, config: Any, barrier: Any, listeners: list[Any]) -> Any:
+    """The TrainSpec: this trainer's slice of every global batch in order, the step barrier."""
+    import tensorflow as tf
 
     _, WaitForChiefHook = _trainer_hooks()
-    train_fn: Callable[[], Any]
-    if task_type == "ps":
-        train_fn, train_hooks = (lambda: None), []
-    else:
-        x, y = data["x_train"], data["y_train"]
-        if worker is not None:
-            x, y = worker_arrays(x, y, args.steps, args.global_batch_size, worker, workers)
-        train_fn, init_hook = train_input(x, y, batch_size=args.global_batch_size // workers, shuffle=False)
-        train_hooks = [init_hook]
-    if worker is not None:
-        train_hooks.append(barrier)
-        if task_type == "worker":
-            train_hooks.insert(0, WaitForChiefHook(config.master, config.session_config))
-    listeners = [_initial_weights_listener(args, actions)] if task_type == "chief" else []
-    return tf.estimator.TrainSpec(train_fn, max_steps=args.steps, hooks=train_hooks, saving_listeners=listeners)
+
+    def input_fn() -> Any:
+        dataset = pair.call("train_input_fn", params)
+        if not isinstance(dataset, tf.data.Dataset):
+            raise PairError(f"{pair.origin}: train_input_fn(params) returned {type(dataset).__name__}; a distributed "
+                            "run needs a tf.data.Dataset of (features, labels) global batches.")
+        return dataset.map(lambda features, labels: worker_slice((features, labels), worker or 0, workers))
+
+    hooks = [] if worker is None else [barrier]  # the evaluator trains nothing
+    if task_type == "worker":
+        hooks.insert(0, WaitForChiefHook(config.master, config.session_config))
+    return tf.estimator.TrainSpec(input_fn, max_steps=args.steps, hooks=hooks, saving_listeners=listeners)
 
 
-def eval_spec(args: argparse.Namespace, task_type: str, data: dict, actions: list[dict], evaluations: list[dict],
-              progress: ProgressFile):
-    """The EvalSpec: the test set on the evaluator (nothing elsewhere), every evaluation's metrics recorded."""
+def eval_spec(args: argparse.Namespace, pair: Pair, params: dict[str, Any], task_type: str,
+              actions: list[dict[str, Any]], evaluations: list[dict[str, Any]], progress: ProgressFile) -> Any:
+    """The EvalSpec: the pair's eval input on the evaluator (nothing elsewhere), every evaluation's metrics recorded."""
     import tensorflow as tf
 
-    from legacy.inputs import eval_input
-
     EvaluationHook, MetricsExporter = _evaluator_hooks()
-    eval_hooks = []
-    if task_type == "evaluator":
-        eval_fn, eval_init = eval_input(data["x_test"], data["y_test"], batch_size=args.eval_batch_size)
-        eval_hooks = [eval_init, EvaluationHook(actions)]
-    else:
-        eval_fn = lambda: None  # noqa: E731  (only the evaluator evaluates)
-    return tf.estimator.EvalSpec(eval_fn, steps=None, hooks=eval_hooks, name=None,
+    evaluator = task_type == "evaluator"
+    return tf.estimator.EvalSpec(lambda: pair.call("eval_input_fn", params) if evaluator else None, steps=None,
+                                 hooks=[EvaluationHook(actions)] if evaluator else [], name=None,
                                  exporters=[MetricsExporter(evaluations, progress)],
                                  start_delay_secs=0, throttle_secs=args.eval_throttle_secs)
 
 
-def _summary_actions(args: argparse.Namespace, task_type: str) -> list[dict]:
+def _summary_actions(args: argparse.Namespace, task_type: str) -> list[dict[str, Any]]:
     """The summaries the chief (SummarySaverHook, StepCounterHook) or the evaluator (eval/) wrote, as actions."""
     if task_type == "chief":
         tags = summary_tags(args.model_dir)
-        return ([{"hook": "SummarySaverHook", "step": step} for step, tag in tags if tag != STEP_RATE_TAG]
-                + [{"hook": "StepCounterHook", "step": step} for step, tag in tags if tag == STEP_RATE_TAG])
+        return ([{"hook": "SummarySaverHook", "step": step} for step, names in tags if STEP_RATE_TAG not in names]
+                + [{"hook": "StepCounterHook", "step": step} for step, names in tags if STEP_RATE_TAG in names])
     if task_type == "evaluator":
-        return [{"hook": "EvalSummary", "step": step} for step, tag in summary_tags(args.model_dir / "eval")
-                if tag == "accuracy"]
+        return [{"hook": "EvalSummary", "step": step} for step, names in summary_tags(args.model_dir / "eval")
+                if EVAL_SUMMARY_TAG in names]
     return []
 
 
-def run_task(args: argparse.Namespace, task_type: str, index: int, cluster: dict[str, list[str]]) -> SideTrace | None:
-    """Build the Estimator and the specs, and run this task's part of `train_and_evaluate`."""
+def run_config(args: argparse.Namespace, seed: int) -> Any:
     import tensorflow as tf
 
-    from legacy.distributed.role import evaluate_checkpoint
-    from legacy.model import merged_params, model_fn
-
-    workers = len(cluster["chief"]) + len(cluster.get("worker", []))
-    worker = {"chief": 0, "worker": index + 1}.get(task_type)
-    params = {**merged_params({"learning_rate": args.learning_rate, "optimizer": "sgd", "dropout_rate": 0.0}),
-              "seed": args.seed, "sync_replicas": workers}
-    config = tf.estimator.RunConfig(
-        model_dir=str(args.model_dir), tf_random_seed=args.seed, save_checkpoints_steps=args.save_checkpoints_steps,
+    return tf.estimator.RunConfig(
+        model_dir=str(args.model_dir), tf_random_seed=seed, save_checkpoints_steps=args.save_checkpoints_steps,
         save_summary_steps=args.log_step_count_steps, log_step_count_steps=args.log_step_count_steps,
         keep_checkpoint_max=None, experimental_max_worker_delay_secs=0,
     )
-    estimator = tf.estimator.Estimator(model_fn=model_fn, config=config, params=params)
+
+
+def serve_variables(args: argparse.Namespace) -> None:
+    """The ps: `train_and_evaluate` starts its server and joins it (until the launcher stops this process)."""
+    import tensorflow as tf
+
+    def never_called(features: Any, labels: Any, mode: str) -> Any:
+        raise AssertionError("a ps builds no model")
+
+    estimator = tf.estimator.Estimator(never_called, config=run_config(args, 0))
+    tf.estimator.train_and_evaluate(estimator, tf.estimator.TrainSpec(lambda: None), tf.estimator.EvalSpec(lambda: None))
+
+
+def run_task(args: argparse.Namespace, run: PairRun, task_type: str, index: int,
+             cluster: dict[str, list[str]]) -> SideTrace:
+    """Build the Estimator and the specs, and run this task's part of `train_and_evaluate` (chief, worker, evaluator)."""
+    import tensorflow as tf
+
+    workers = len(cluster["chief"]) + len(cluster.get("worker", []))
+    worker = {"chief": 0, "worker": index + 1}.get(task_type)
+    pair, params = run.load(), run.params("legacy")
+    config = run_config(args, int(params.get("seed", 0)))
+    found, built = Replicated([], []), list[Any]()
+    estimator = tf.estimator.Estimator(cluster_model_fn(pair, workers, found, built), config=config, params=params)
     StepBarrierHook, _ = _trainer_hooks()
-    data = dict(np.load(args.data)) if task_type != "ps" else {}
-    actions: list[dict] = []
+    actions: list[dict[str, Any]] = []
     losses: dict[int, float] = {}
-    evaluations: list[dict] = []
+    evaluations: list[dict[str, Any]] = []
     progress = ProgressFile(args.progress)
-    barrier = StepBarrierHook(worker or 0, workers, losses, progress)
-    train = train_spec(args, task_type, worker, workers, data, config, barrier, actions)
-    evaluate = eval_spec(args, task_type, data, actions, evaluations, progress)
+    barrier = StepBarrierHook(worker or 0, workers, losses, progress, built)
+    listeners = [_initial_weights_listener(args, actions, found)] if task_type == "chief" else []
+    train = train_spec(args, pair, params, task_type, worker, workers, config, barrier, listeners)
+    evaluate = eval_spec(args, pair, params, task_type, actions, evaluations, progress)
     if task_type == "evaluator":
         wait_for_checkpoint(args.model_dir, args.eval_timeout, "the evaluator")
     short_stop_grace_period()
@@ -382,35 +413,32 @@ def run_task(args: argparse.Namespace, task_type: str, index: int, cluster: dict
     ended = time.monotonic()
     logging.getLogger("tensorflow").removeHandler(recorder)
     ready = barrier.session_ready or began  # trainers: from the session's creation; the evaluator: all of it
-    if task_type == "ps":
-        return None
     actions += _summary_actions(args, task_type)
     final = max((e["step"] for e in evaluations), default=0) if task_type == "evaluator" else barrier.step
-    role = Role("worker" if task_type == "worker" else task_type, f"{task_type}:{index}",
+    role = Role("worker" if task_type == "worker" else task_type, f"{task_type}:{index}", pair=pair.origin,
                 engine="Estimator train_and_evaluate + SyncReplicasOptimizer", pid=os.getpid(), workers=workers,
                 start_step=barrier.start, final_step=final, seconds=ended - ready, startup_seconds=ready - began,
                 loss_kind="this worker's loss on its slice of the global batch")
-    metrics = ({**evaluate_checkpoint(args.model_dir, params, data["x_test"], data["y_test"]),
-                "global_step": barrier.step} if task_type == "chief" else None)
+    os.environ.pop("TF_CONFIG", None)  # the chief's own evaluation below is a local Estimator, not a cluster task
+    metrics = evaluate_last_checkpoint(pair, params, args.model_dir) if task_type == "chief" else None
     return role_trace("legacy", role, versions={"tensorflow": tf.__version__}, losses=losses, actions=actions,
-                      metrics=metrics, evaluations=evaluations)
+                      metrics=None if metrics is None else {**metrics, "global_step": barrier.step},
+                      evaluations=evaluations)
 
 
 def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     task_type, index, cluster = role_from_tf_config(environ)
-    workers = len(cluster["chief"]) + len(cluster.get("worker", []))
-    if task_type != "ps":
-        if args.data is None or args.trace is None:
-            raise RoleError(f"a {task_type} needs --data and --trace.")
-        if not args.data.is_file():
-            raise RoleError(f"--data {args.data} does not exist.")
-        if args.global_batch_size % workers:
-            raise RoleError(f"--global-batch-size {args.global_batch_size} does not split evenly over {workers} workers.")
     if task_type == "ps":
         print(f"ps {index} serving at {cluster['ps'][index]}", file=sys.stderr, flush=True)
-    trace = run_task(args, task_type, index, cluster)
-    if trace is not None:
-        write_trace(args.trace, trace)
+        serve_variables(args)
+        return 0
+    if args.run is None or args.trace is None:
+        raise RoleError(f"a {task_type} needs --run and --trace.")
+    try:
+        trace = run_task(args, PairRun.read(args.run), task_type, index, cluster)
+    except PairError as error:
+        raise RoleError(str(error)) from error
+    write_trace(args.trace, trace)
     return 0
 
 

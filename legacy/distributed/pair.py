@@ -1,24 +1,33 @@
 """One TF1 cluster process training the user's pair: ``python -m legacy.distributed.pair --run RUN.json ...``.
 
-The pair's `model_fn` under TF1 between-graph replication, as
-`legacy.distributed.role` trains the MNIST net: the role comes from
-``TF_CONFIG`` (1 ps + N workers, worker 0 the chief); ``ps`` serves the
-variables until it is killed; a worker builds the graph with
+The pair's `model_fn` under TF1 between-graph replication: every process
+starts a `tf.distribute.Server` for its task of ``TF_CONFIG`` (1 ps + N
+workers, worker 0 the chief); ``ps`` serves the variables until it is
+killed (TF1 parameter servers never exit by themselves; the launcher stops
+them); a worker builds the graph with
 `replica_device_setter` (variables on the ps) by calling the pair's
 `model_fn` in TRAIN mode on its slice of each global batch of
 `train_input_fn` and trains in a `MonitoredTrainingSession` up to global
 step ``--steps`` — the chief restoring the newest checkpoint of
 ``--model-dir`` (a restarted cluster resumes there, the input skipped to the
 global batch of that step) and alone running the checkpoint, summary and
-step-counter hooks; the spec's ``training_hooks`` run on every worker, its
+step-counter hooks (the ones `MonitoredTrainingSession` would add on the
+chief), `LoggingTensorHook` running on every worker as the Estimator's did;
+the spec's ``training_hooks`` run on every worker, its
 ``training_chief_hooks`` on the chief, as the Estimator runs them.
 
 Synchronous (``--replication sync``, the default): every `tf.compat.v1.train.Optimizer`
 the model_fn applies gradients with is wrapped, while the model_fn is
-called, in `SyncReplicasOptimizer` (``replicas_to_aggregate`` = N), and
-`legacy.distributed.role`'s step barrier makes each update average exactly
-one gradient per worker (what `MultiWorkerMirroredStrategy`'s all-reduce
-does). Worker i of N trains at global step s on rows ``[i*B/N, (i+1)*B/N)``
+called, in `SyncReplicasOptimizer` (``replicas_to_aggregate`` = N). One
+addition to the TF1 recipe: `SyncReplicasOptimizer` applies the first N
+gradients it receives, not one per worker, and hands out N tokens per
+update that any worker may take — a fast worker can contribute two
+gradients to one update, and when a worker dies the others carry on with
+its share. So that every update averages exactly one gradient per worker
+(what `MultiWorkerMirroredStrategy`'s all-reduce does, and what makes the
+losses comparable), each worker records its last finished step in a ps
+variable and waits, before its next step, until every worker has finished
+the previous one. Worker i of N trains at global step s on rows ``[i*B/N, (i+1)*B/N)``
 of global batch s (B: ``params["batch_size"]``). A model_fn that already
 builds its own `SyncReplicasOptimizer` keeps it (its hook comes in the
 spec's hooks).
@@ -26,13 +35,17 @@ spec's hooks).
 Asynchronous (``--replication async``): the model_fn's own update, applied
 by each worker as soon as it has its gradients; each worker draws its own
 shuffled batches of B/N examples and records its loss at the global step
-after its update; a restarted worker rejoins the running cluster.
+after its update. No worker waits for another: a killed non-chief worker
+leaves the chief training alone, and a restarted one rejoins the running
+cluster. Which update reads which weights is up to the scheduler, so
+losses are only comparable statistically.
 
 Writes ``--trace`` (the worker's own losses on its slice, the hooks' actions,
 on the chief the metrics of `eval_input_fn` on the last checkpoint),
 ``--progress`` (JSON lines per step, surviving a kill) and on a fresh start
 ``--initial-weights-out`` (chief: the step-0 trainable variables and state,
-`migrate.parity.distributed.pair_run`). Exit codes: `migrate.core.role_program`.
+`migrate.parity.distributed.pair_run`). Exit codes (`migrate.core.role_program`): 0 done, 1 the chief
+did not initialise the variables in time, 2 bad input (``TF_CONFIG``, a port already taken, the pair).
 """
 from __future__ import annotations
 
@@ -43,25 +56,32 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from legacy.distributed.role import (
-    REPLICATIONS,
-    WorkerRecord,
-    _run_op,
-    _wait_for_chief,
-    role_from_tf_config,
-    start_server,
-    worker_hooks,
-)
 from migrate.core.progress_file import ProgressFile
-from migrate.core.role_program import RoleError, RoleProgram, role_trace, run_role_program, write_trace
+from migrate.core.role_program import RoleError, RoleFailed, RoleProgram, role_trace, run_role_program, write_trace
 from migrate.core.side_trace import Role, SideTrace
+from migrate.core.tf_config import TfConfigError, read_tf_config, require_roles, require_task_in_cluster
 from migrate.parity.distributed.pair_run import INITIAL_STATE_KEY, INITIAL_TRAINABLE_KEY, PairRun
 from migrate.parity.pair import Pair, PairError
+
+ROLES = ("ps", "worker")
+REPLICATIONS = ("sync", "async")
+
+
+def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, list[str]]]:
+    """(task type, index, cluster) from ``TF_CONFIG``, with a clear error for what is missing."""
+    try:
+        cluster, task_type, index = read_tf_config(environ)
+        require_roles(cluster, ROLES, "between-graph training needs at least one ps and one worker.")
+        require_task_in_cluster(cluster, task_type, index, ROLES)
+    except TfConfigError as error:
+        raise RoleError(str(error)) from error
+    return task_type, index, cluster
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -75,6 +95,54 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--initial-weights-out", type=Path, help="chief: write the step-0 variables here (.npz)")
     parser.add_argument("--trace", type=Path)
     parser.add_argument("--progress", type=Path)
+
+
+def start_server(cluster: dict[str, list[str]], task_type: str, index: int) -> Any:
+    import tensorflow as tf
+
+    try:
+        return tf.distribute.Server(tf.train.ClusterSpec(cluster), job_name=task_type, task_index=index, start=True)
+    except (tf.errors.OpError, ValueError) as error:
+        message = getattr(error, "message", str(error))
+        raise RoleError(
+            f"could not start the server of {task_type} {index} at {cluster[task_type][index]} ({message.strip()}); "
+            "is the port already taken?"
+        ) from error
+
+
+def wait_for_chief(target: str, config: Any, uninitialized: Any, timeout: float = 120.0) -> None:
+    """Poll until the chief has initialised the variables (SessionManager would sleep 30 s between checks)."""
+    import tensorflow as tf
+
+    deadline = time.monotonic() + timeout
+    with tf.compat.v1.Session(target, config=config) as session:
+        while len(session.run(uninitialized)):
+            if time.monotonic() > deadline:
+                raise RoleFailed(f"the chief did not initialise the variables within {timeout:.0f} s.")
+            time.sleep(0.2)
+
+
+@dataclass
+class WorkerRecord:
+    """What a worker records while it trains: its global step as the hooks see it, its losses, the hooks' actions."""
+
+    progress: ProgressFile
+    step: int = 0
+    losses: dict[int, float] = field(default_factory=dict)
+    actions: list[dict[str, Any]] = field(default_factory=list)
+
+    def act(self, hook: str, step: int) -> None:
+        self.actions.append({"hook": hook, "step": int(step)})
+
+    def loss(self, value: float) -> None:
+        """This worker's loss of the step it just finished (`step`), kept and appended to ``--progress``."""
+        self.losses[self.step] = float(value)
+        self.progress.write({"step": self.step, "loss": float(value), "time": time.time(), "pid": os.getpid()})
+
+
+def run_op(session: Any, op: Any, feed: dict[Any, Any] | None = None) -> Any:
+    """Run `op` outside the hooks (`run_step_fn`): bookkeeping that is no training step."""
+    return session.run_step_fn(lambda step_context: step_context.session.run(op, feed))
 
 
 class Replicated(NamedTuple):
@@ -132,6 +200,26 @@ def worker_slice(batch: Any, worker: int, workers: int) -> Any:
     return tf.nest.map_structure(rows, batch)
 
 
+def check_training_spec(pair: Pair, spec: Any, found: Replicated, synchronous: bool) -> None:
+    """The TRAIN-mode spec can train between graphs: a loss and a train_op, synchronously through one TF1 optimizer
+    (wrapped while the model_fn ran) or the model_fn's own `SyncReplicasOptimizer`; a `PairError` says why not."""
+    import tensorflow as tf
+
+    if spec.train_op is None or spec.loss is None:
+        raise PairError(f"{pair.origin}: model_fn in TRAIN mode returned no train_op or no loss.")
+    own_sync = any(op.type in ("AccumulatorTakeGradient", "SparseAccumulatorTakeGradient")
+                   for op in tf.compat.v1.get_default_graph().get_operations())
+    if synchronous and not found.optimizers and not own_sync:
+        raise PairError(f"{pair.origin}: model_fn's train_op applies no gradients through a "
+                        "tf.compat.v1.train.Optimizer (a Keras optimizer, or assign ops?), so there is nothing "
+                        "to wrap in SyncReplicasOptimizer: synchronous between-graph training needs a TF1 "
+                        "optimizer's apply_gradients or minimize.")
+    if len(found.optimizers) > 1:
+        raise PairError(f"{pair.origin}: model_fn applies gradients with {len(found.optimizers)} optimizers; "
+                        "synchronous between-graph training wraps one (SyncReplicasOptimizer needs the global "
+                        "step for each): train with one optimizer, or use the single-process comparison.")
+
+
 class PairGraph(NamedTuple):
     """A worker's graph around the pair's model_fn: what the loop, the hooks and the initial-weights writer run."""
 
@@ -163,7 +251,7 @@ def pair_input(pair: Pair, params: dict[str, Any], index: int, workers: int,
     Synchronous: its slice of each global batch, from the global batch of
     that step. Asynchronous: its own batches of B/N examples, shuffled with a
     seed of the pair's seed, the worker and that step (so a restarted worker
-    draws new ones), as `legacy.distributed.role`'s asynchronous workers do.
+    draws new ones).
     """
     import tensorflow as tf
 
@@ -203,19 +291,7 @@ def build_pair_graph(pair: Pair, params: dict[str, Any], args: argparse.Namespac
             features, labels, skip, iterator_init = pair_input(pair, params, index, workers, synchronous)
         with synchronised_optimizers(workers, found) if synchronous else contextlib.nullcontext():
             spec = call_model_fn(pair, features, labels, tf.estimator.ModeKeys.TRAIN, params)
-        if spec.train_op is None or spec.loss is None:
-            raise PairError(f"{pair.origin}: model_fn in TRAIN mode returned no train_op or no loss.")
-        own_sync = any(op.type == "AccumulatorTakeGradient" or op.type == "SparseAccumulatorTakeGradient"
-                       for op in tf.compat.v1.get_default_graph().get_operations())
-        if synchronous and not found.optimizers and not own_sync:
-            raise PairError(f"{pair.origin}: model_fn's train_op applies no gradients through a "
-                            "tf.compat.v1.train.Optimizer (a Keras optimizer, or assign ops?), so there is nothing "
-                            "to wrap in SyncReplicasOptimizer: synchronous between-graph training needs a TF1 "
-                            "optimizer's apply_gradients or minimize.")
-        if len(found.optimizers) > 1:
-            raise PairError(f"{pair.origin}: model_fn applies gradients with {len(found.optimizers)} optimizers; "
-                            "synchronous between-graph training wraps one (SyncReplicasOptimizer needs the global "
-                            "step for each): train with one optimizer, or use the single-process comparison.")
+        check_training_spec(pair, spec, found, synchronous)
         tf.compat.v1.summary.scalar("loss", spec.loss)  # what the Estimator adds for its SummarySaverHook
         finished = tf.compat.v1.get_variable(
             "worker_finished_steps", [workers], tf.int64, tf.compat.v1.zeros_initializer(), trainable=False)
@@ -225,9 +301,7 @@ def build_pair_graph(pair: Pair, params: dict[str, Any], args: argparse.Namespac
         step_after_update = tf.identity(global_step.read_value())  # this update's step, or a later one
     finished_step = tf.compat.v1.placeholder(tf.int64, [], name="finished_step")
     mark_finished = tf.compat.v1.scatter_update(finished, [index], tf.reshape(finished_step, [1]))
-    trainable = {v.op.name: v for v in tf.compat.v1.trainable_variables()}
-    state = {v.op.name: v for v in found.model_variables if v.op.name not in trainable and v is not global_step
-             and v.dtype.base_dtype.is_floating}
+    trainable, state = model_variables(found)
     uninitialized = None if index == 0 else tf.compat.v1.report_uninitialized_variables(
         tf.compat.v1.global_variables())
     return PairGraph(global_step, spec.loss, spec.train_op, found.optimizers[0] if found.optimizers else None, skip,
@@ -236,31 +310,83 @@ def build_pair_graph(pair: Pair, params: dict[str, Any], args: argparse.Namespac
                      chief_ready, chief_ready.assign(True))
 
 
-def save_initial_weights(session, graph: PairGraph, path: Path) -> None:
+def worker_hooks(args: argparse.Namespace, graph: PairGraph, is_chief: bool, scaffold: Any,
+                 record: WorkerRecord) -> tuple[list[Any], list[Any]]:
+    """(every worker's hooks, the chief's hooks): TF1's, each subclassed to record when it acts in `record`."""
+    import tensorflow as tf
+
+    class Saved(tf.compat.v1.train.CheckpointSaverListener):
+        def after_save(self, session, global_step_value):
+            record.act("CheckpointSaverHook", global_step_value)
+
+    class Summaries(tf.compat.v1.train.SummarySaverHook):
+        def after_run(self, run_context, run_values):
+            if self._request_summary:
+                record.act("SummarySaverHook", record.step)
+            super().after_run(run_context, run_values)
+
+    class StepCounter(tf.compat.v1.train.StepCounterHook):
+        def _log_and_record(self, elapsed_steps, elapsed_time, global_step):
+            record.act("StepCounterHook", record.step)
+            super()._log_and_record(elapsed_steps, elapsed_time, global_step)
+
+    class Logging(tf.compat.v1.train.LoggingTensorHook):
+        def _log_tensors(self, tensor_values):
+            record.act("LoggingTensorHook", record.step)
+            super()._log_tensors(tensor_values)
+
+    model_dir, every = str(args.model_dir), args.log_step_count_steps
+    chief_hooks = [
+        tf.compat.v1.train.CheckpointSaverHook(model_dir, save_steps=args.save_checkpoints_steps, scaffold=scaffold,
+                                               listeners=[Saved()]),
+        Summaries(save_steps=every, output_dir=model_dir, scaffold=scaffold),
+        StepCounter(every_n_steps=every, output_dir=model_dir),
+    ]
+    synchronous = args.replication == "sync" and graph.optimizer is not None  # None: the model_fn brings its own
+    sync_hooks = [graph.optimizer.make_session_run_hook(is_chief, num_tokens=0)] if synchronous else []
+    hooks = sync_hooks + [
+        Logging({"step": graph.global_step, "loss": graph.loss}, every_n_iter=every),
+        tf.compat.v1.train.StopAtStepHook(last_step=args.steps),
+    ]
+    return hooks, chief_hooks
+
+
+def model_variables(found: Replicated) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(trainable variables, state) of the model_fn's graph by name: the state is every other floating variable
+    that existed when the first gradients were applied (batch-norm moving statistics; no slot, no global step)."""
+    import tensorflow as tf
+
+    trainable = {v.op.name: v for v in tf.compat.v1.trainable_variables()}
+    global_step = tf.compat.v1.train.get_global_step()
+    state = {v.op.name: v for v in found.model_variables if v.op.name not in trainable and v is not global_step
+             and v.dtype.base_dtype.is_floating}
+    return trainable, state
+
+
+def save_initial_weights(values: dict[str, Any], trainable: Sequence[str], state: Sequence[str], path: Path) -> None:
     """The step-0 trainable variables and state as .npz, renamed into place: the modern side starts once it exists."""
-    values = _run_op(session, {**graph.trainable, **graph.state})
     partial = path.with_name(path.name + ".partial.npz")
-    np.savez(partial, **{INITIAL_TRAINABLE_KEY: np.array(list(graph.trainable), dtype=str),
-                         INITIAL_STATE_KEY: np.array(list(graph.state), dtype=str)}, **values)
+    np.savez(partial, **{INITIAL_TRAINABLE_KEY: np.array(list(trainable), dtype=str),
+                         INITIAL_STATE_KEY: np.array(list(state), dtype=str)}, **values)
     os.replace(partial, path)
 
 
 def train_pair_synchronously(session, graph: PairGraph, args: argparse.Namespace, record: WorkerRecord) -> None:
     """Train to ``--steps``, each step waiting until every worker finished the previous one."""
-    _run_op(session, graph.mark_finished, {graph.finished_step: record.step})
+    run_op(session, graph.mark_finished, {graph.finished_step: record.step})
     while record.step < args.steps and not session.should_stop():
-        while _run_op(session, graph.slowest) < record.step:
+        while run_op(session, graph.slowest) < record.step:
             time.sleep(0.005)
         record.step += 1
         _, value = session.run([graph.train_op, graph.loss])
-        _run_op(session, graph.mark_finished, {graph.finished_step: record.step})
+        run_op(session, graph.mark_finished, {graph.finished_step: record.step})
         record.loss(value)
 
 
 def train_pair_asynchronously(session, graph: PairGraph, args: argparse.Namespace, record: WorkerRecord) -> None:
     """Train on this worker's own batches until `StopAtStepHook` stops it, waiting for nobody but the chief's
     first read of the weights (the other side copies the step-0 values the chief reads)."""
-    while not _run_op(session, graph.chief_ready):
+    while not run_op(session, graph.chief_ready):
         time.sleep(0.05)
     while not session.should_stop():
         record.step += 1  # what the hooks see during the run; the real step comes back with it
@@ -282,7 +408,7 @@ def train_pair_worker(pair: Pair, params: dict[str, Any], args: argparse.Namespa
                                                                               save_relative_paths=True))
         hooks, chief_hooks = worker_hooks(args, graph, is_chief, scaffold, record)
         if not is_chief:
-            _wait_for_chief(server.target, config, graph.uninitialized)
+            wait_for_chief(server.target, config, graph.uninitialized)
         began = time.monotonic()
         with tf.compat.v1.train.MonitoredTrainingSession(
             master=server.target, is_chief=is_chief, checkpoint_dir=str(args.model_dir), scaffold=scaffold,
@@ -290,12 +416,13 @@ def train_pair_worker(pair: Pair, params: dict[str, Any], args: argparse.Namespa
             else None, config=config, save_checkpoint_steps=None, save_checkpoint_secs=None,
             save_summaries_steps=None, save_summaries_secs=None, log_step_count_steps=None, stop_grace_period_secs=5,
         ) as session:
-            start = record.step = int(_run_op(session, graph.global_step))
-            _run_op(session, graph.iterator_init, {graph.skip: start})
+            start = record.step = int(run_op(session, graph.global_step))
+            run_op(session, graph.iterator_init, {graph.skip: start})
             if is_chief and start == 0 and args.initial_weights_out is not None:
-                save_initial_weights(session, graph, args.initial_weights_out)
+                save_initial_weights(run_op(session, {**graph.trainable, **graph.state}), list(graph.trainable),
+                                     list(graph.state), args.initial_weights_out)
             if is_chief:
-                _run_op(session, graph.set_chief_ready)
+                run_op(session, graph.set_chief_ready)
             trained_from = time.monotonic()
             train = train_pair_synchronously if args.replication == "sync" else train_pair_asynchronously
             train(session, graph, args, record)
@@ -327,6 +454,7 @@ def run_pair_worker(args: argparse.Namespace, index: int, cluster: dict[str, lis
     import tensorflow as tf
 
     run = PairRun.read(args.run)
+    run.local_batch(len(cluster["worker"]))
     pair, params = run.load(), run.params("legacy")
     record = WorkerRecord(ProgressFile(args.progress))
     start, startup, seconds = train_pair_worker(pair, params, args, index, cluster, server, record)

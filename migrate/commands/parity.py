@@ -102,12 +102,12 @@ def run(args: argparse.Namespace) -> int:
     check_output_dir(args.out, "--out")  # before training: a finished run must have somewhere to go
     if args.record is not None:
         check_output_file(args.record, "--record")
+    if args.data_dir:
+        os.environ["MNIST_DATA_DIR"] = args.data_dir  # the MNIST pair reads it, in this process and in every role
     if args.workers is not None:
         return distributed.run(args)
     if args.replication is not None or args.kill is not None or args.evaluator:
         raise UsageError("--replication, --kill and --evaluator belong to the distributed comparison: add --workers N.")
-    if args.data_dir:
-        os.environ["MNIST_DATA_DIR"] = args.data_dir
     try:
         prepare_tensorflow_environment(progress)  # before the pair file imports TensorFlow
         pair = load_pair(args.pair)

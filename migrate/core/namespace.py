@@ -3,7 +3,7 @@
 The wheel installs top-level `legacy` and `modern` beside `migrate`. A user's
 project may hold its own `legacy/` directory: `python -m migrate` puts the
 working directory first on `sys.path`, and the distributed role programs
-(`python -m legacy.distributed.role`) would do the same in their own
+(`python -m legacy.distributed.pair`) would do the same in their own
 processes. So:
 
 - `python -m migrate` drops the working directory from the front of

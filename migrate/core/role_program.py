@@ -1,8 +1,9 @@
 """The one way to write a cluster role program: its `main`, its errors, its exit codes and its trace file.
 
 A role program is one process of a distributed run (``python -m
-legacy.distributed``, ``legacy.distributed.estimator``, ``modern.distributed``,
-``modern.distributed.ps``, ``modern.distributed.sidecar``): its role comes
+legacy.distributed.pair``, ``legacy.distributed.estimator``,
+``modern.distributed.pair``, ``modern.distributed.pair_ps``,
+``modern.distributed.sidecar``): its role comes
 from ``TF_CONFIG``, its flags from the launcher (`migrate.parity.distributed`)
 or a user starting it by hand. Each declares a `RoleProgram` and its `main` is
 ``run_role_program(PROGRAM, argv)``, so all five answer alike, on the exit
@@ -17,7 +18,7 @@ codes of the CLI kit (`migrate.core.cli`):
     130 interrupted
 
 Every message goes to stderr, prefixed with the program and its task
-(``legacy.distributed (worker 1): error: ...``). A role's report is one
+(``legacy.distributed.pair (worker 1): error: ...``). A role's report is one
 `migrate.core.side_trace.SideTrace` (`role_trace`, `write_trace`), read back
 by the launcher with `read_side_trace`. TF-free: the programs import
 TensorFlow inside their `run`.

@@ -144,6 +144,8 @@ class Role:
     extra_updates: int | None = None
     seconds: float = 0.0
     startup_seconds: float = 0.0
+    eval_batches_full: bool | None = None
+    """An evaluator's: every batch of its eval input was full (a mean of batch means is then a mean over examples)."""
 
 
 @dataclass

@@ -9,7 +9,9 @@ functions, so `--side modern` runs on TF 2.21 where `tf.estimator` is gone.
 The legacy input is the TF1 recipe's order (`legacy.inputs`: examples →
 ``shuffle(10_000, seed)`` when shuffling → ``repeat()`` → ``batch``), read by
 index so no array is embedded in the graph; the modern input is the real
-rebuild, `modern.pipeline.train_dataset`. Modes: ``exact`` (dropout off, no
+rebuild, `modern.pipeline.train_dataset`. ``--param train_examples=N`` and
+``--param eval_examples=N`` keep the first N training or test images (all
+by default): a short distributed run needs no more. Modes: ``exact`` (dropout off, no
 shuffling; bit-identical with SGD, and with Adam through the TF1-exact
 optimizer the Keras side uses by default) and ``statistical`` (the real config: dropout
 0.5, shuffling, Adam; accuracy decides).
@@ -43,6 +45,18 @@ def mnist():
     return load_mnist()
 
 
+def train_arrays(params):
+    """(images, labels) of the training set, its first ``params["train_examples"]`` when given."""
+    count = params.get("train_examples")
+    return mnist().x_train[:count], mnist().y_train[:count]
+
+
+def eval_arrays(params):
+    """(images, labels) of the test set, its first ``params["eval_examples"]`` when given."""
+    count = params.get("eval_examples")
+    return mnist().x_test[:count], mnist().y_test[:count]
+
+
 def model_params(params: dict) -> dict:
     """The keys both `legacy.model.model_fn` and `modern.model.build_model` take."""
     return {key: params[key] for key in DEFAULT_PARAMS if key in params}
@@ -74,18 +88,18 @@ def model_fn(features, labels, mode, params):
 def train_input_fn(params):
     import tensorflow as tf
 
-    data = mnist()
-    indices = tf.data.Dataset.range(len(data.x_train))
+    images, labels = train_arrays(params)
+    indices = tf.data.Dataset.range(len(images))
     if params["shuffle"]:
         indices = indices.shuffle(SHUFFLE_BUFFER, seed=params["seed"])
-    return _indexed(data.x_train, data.y_train, indices.repeat().batch(params["batch_size"]))
+    return _indexed(images, labels, indices.repeat().batch(params["batch_size"]))
 
 
 def eval_input_fn(params):
     import tensorflow as tf
 
-    data = mnist()
-    return _indexed(data.x_test, data.y_test, tf.data.Dataset.range(len(data.x_test)).batch(params["batch_size"]))
+    images, labels = eval_arrays(params)
+    return _indexed(images, labels, tf.data.Dataset.range(len(images)).batch(params["batch_size"]))
 
 
 def build_model(params):
@@ -99,16 +113,15 @@ def build_model(params):
 def train_dataset(params):
     from modern.pipeline import train_dataset as modern_train_dataset
 
-    data = mnist()
-    seed = params["seed"] if params["shuffle"] else None
-    return modern_train_dataset(data.x_train, data.y_train, params["batch_size"], shuffle_seed=seed)
+    images, labels = train_arrays(params)
+    return modern_train_dataset(images, labels, params["batch_size"], shuffle_seed=params["seed"] if params["shuffle"] else None)
 
 
 def eval_dataset(params):
     from modern.pipeline import eval_dataset as modern_eval_dataset
 
-    data = mnist()
-    return modern_eval_dataset(data.x_test, data.y_test, params["batch_size"])
+    images, labels = eval_arrays(params)
+    return modern_eval_dataset(images, labels, params["batch_size"])
 
 
 def serving_input_receiver_fn(params):

@@ -28,7 +28,7 @@ is `keras.callbacks.BackupAndRestore`: it backs the training state up every
 Neither version moves the input pipeline: Keras 2.15 starts the resumed
 epoch's iterator at its first element, Keras 3 continues one iterator. The
 worker's dataset is therefore indexed by the global step it reads when its
-iterator is created, after the restore (`modern.distributed.worker`), and a
+iterator is created, after the restore (`modern.distributed.pair`), and a
 `StopAtStep` ends the run at the target step whatever the epoch count.
 
 Both versions delete the backup directory at the end of a completed `fit`.

@@ -1,7 +1,8 @@
 """One `MultiWorkerMirroredStrategy` worker training the user's pair: ``python -m modern.distributed.pair --run RUN.json ...``.
 
-The pair's Keras model under `MultiWorkerMirroredStrategy`, as
-`modern.distributed.worker` trains the MNIST net (worker 0 the chief):
+The pair's Keras model under `MultiWorkerMirroredStrategy`. The role comes
+from ``TF_CONFIG`` (``{"cluster": {"worker": [...]}, "task": {"type":
+"worker", "index": i}}``); worker 0 is the chief. Every worker:
 
 1. builds the model with the pair's `build_model` under the strategy and
    gives it the legacy chief's step-0 values (``--initial-weights``, mapped
@@ -10,9 +11,14 @@ The pair's Keras model under `MultiWorkerMirroredStrategy`, as
    training state up every ``--save-checkpoints-steps`` and restores it when
    the cluster is restarted after a fault;
 2. feeds its slice of each global batch of `train_dataset`: worker i of N
-   gets rows ``[i*B/N, (i+1)*B/N)`` of global batch s at step s, s counted
-   from the global step restored — what `legacy.distributed.pair` feeds;
-3. trains with `fit`, the callbacks of `modern/callbacks/` and `StopAtStep`;
+   gets rows ``[i*B/N, (i+1)*B/N)`` of global batch s at step s — what
+   `legacy.distributed.pair` feeds — s counted from the global step
+   restored: Keras restores no input position, so global step s always
+   trains on global batch s;
+3. trains with `fit`, the callbacks of `modern/callbacks/`
+   (`CheckpointSaver`, `StepCounter`, `SummarySaver`, `LoggingTensor`, which
+   write and log on the chief only) and `StopAtStep` (whatever epoch Keras
+   resumes at, every worker stops after the same step);
    the model's train step is wrapped so it reports ``step_loss``: the mean
    loss of the global batch, all-reduced (its `compute_loss` value, which
    Keras scales by 1/N under a strategy for a ``sum_over_batch_size`` loss
@@ -28,6 +34,7 @@ Exit codes (`migrate.core.role_program`): 0 done, 2 bad input (``TF_CONFIG``, fl
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -39,9 +46,53 @@ import numpy as np
 from migrate.core.progress_file import ProgressFile
 from migrate.core.role_program import RoleError, RoleProgram, role_trace, run_role_program, write_trace
 from migrate.core.side_trace import Role
+from migrate.core.tf_config import TfConfigError, read_tf_config
 from migrate.parity.distributed.pair_run import INITIAL_STATE_KEY, INITIAL_TRAINABLE_KEY, PairRun
 from migrate.parity.pair import Pair, PairError
-from modern.distributed.worker import role_from_tf_config, start_strategy, trace_callback
+
+
+def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, int]:
+    """(task type, index, number of workers) from ``TF_CONFIG``, with a clear error for what is missing."""
+    try:
+        cluster, task_type, index = read_tf_config(environ)
+    except TfConfigError as error:
+        raise RoleError(str(error)) from error
+    if not cluster.get("worker"):
+        raise RoleError(f"TF_CONFIG's cluster {sorted(cluster)} has no 'worker' role; MultiWorkerMirroredStrategy needs one.")
+    if task_type != "worker" or not 0 <= index < len(cluster["worker"]):
+        raise RoleError(f"TF_CONFIG's task {task_type}:{index} is not one of the {len(cluster['worker'])} workers.")
+    return task_type, index, len(cluster["worker"])
+
+
+def start_strategy(environ: dict[str, str], index: int) -> Any:
+    """This worker's `MultiWorkerMirroredStrategy` (its server starts here); `RoleError` when it cannot start."""
+    import tensorflow as tf
+
+    try:
+        return tf.distribute.MultiWorkerMirroredStrategy()
+    except (tf.errors.OpError, RuntimeError, ValueError) as error:
+        address = json.loads(environ["TF_CONFIG"])["cluster"]["worker"][index]
+        raise RoleError(
+            f"could not start the server of worker {index} at {address} "
+            f"({getattr(error, 'message', str(error)).strip()}); is the port already taken?"
+        ) from error
+
+
+def trace_callback(losses: dict[int, float], begun: dict[str, int], progress: ProgressFile) -> Any:
+    """A Keras callback keeping the step training starts at (after any restore: the data position) and each
+    global batch's mean loss (also appended to ``--progress``)."""
+    import keras
+
+    class Trace(keras.callbacks.Callback):
+        def on_train_begin(self, logs: dict[str, Any] | None = None) -> None:
+            begun["step"] = int(self.model.optimizer.iterations.numpy())
+
+        def on_train_batch_end(self, batch: int, logs: dict[str, Any] | None = None) -> None:
+            step = int(self.model.optimizer.iterations.numpy())
+            losses[step] = float(np.asarray((logs or {})["step_loss"]).reshape(()))
+            progress.write({"step": step, "loss": losses[step], "time": time.time()})
+
+    return Trace()
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -141,7 +192,7 @@ def build_side(pair: Pair, params: dict[str, Any], strategy: Any, initial_weight
     if hasattr(side.model, "_maybe_symbolic_build"):
         # Keras 3 would first pull one distributed batch to build the (already built) model symbolically, before
         # `BackupAndRestore` restored the step the dataset starts at, and its reduce of that batch fails under
-        # MultiWorkerMirroredStrategy (`modern.distributed.model.DistributedConvNet` skips it the same way)
+        # MultiWorkerMirroredStrategy
         side.model._maybe_symbolic_build = lambda *args, **kwargs: None
     return side
 
@@ -151,8 +202,10 @@ def worker_dataset(pair: Pair, params: dict[str, Any], first_step: Callable[[], 
     """This worker's rows of global batches first_step() … stop-1 of `train_dataset`.
 
     `first_step` is called when the iterator yields its first element, inside
-    `fit` after `BackupAndRestore` restored the global step (see
-    `modern.distributed.worker.worker_dataset`).
+    `fit` after `BackupAndRestore` restored the global step, so a resumed run
+    continues at the batch of the step it resumes at. It must return a value
+    fixed in `on_train_begin`: reading ``optimizer.iterations`` from the
+    generator itself raced with the first step (it read 1 on Keras 2.15).
     """
     import tensorflow as tf
 
@@ -214,12 +267,11 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
 
     task_type, index, workers = role_from_tf_config(environ)
     began = time.monotonic()
-    strategy = start_strategy(environ, index)
     try:
         run_spec = PairRun.read(args.run)
+        run_spec.local_batch(workers)
+        strategy = start_strategy(environ, index)
         pair, params = run_spec.load(), run_spec.params("modern")
-        if run_spec.global_batch_size % workers:
-            raise RoleError(f"the global batch {run_spec.global_batch_size} does not split evenly over {workers} workers.")
         side = build_side(pair, params, strategy, args.initial_weights)
         losses: dict[int, float] = {}
         begun: dict[str, int] = {}

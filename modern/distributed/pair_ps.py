@@ -1,21 +1,27 @@
 """One `ParameterServerStrategy` process training the user's pair: ``python -m modern.distributed.pair_ps --run RUN.json ...``.
 
-The asynchronous twin of ``legacy.distributed.pair --replication async``, as
-`modern.distributed.ps.role` is the MNIST net's: ``ps`` and ``worker`` serve
-until stopped; the ``chief`` (the coordinator) builds the pair's Keras model
+The asynchronous twin of ``legacy.distributed.pair --replication async``.
+The role comes from ``TF_CONFIG`` (a ``chief``, the coordinator, one or more
+``ps`` and ``worker`` tasks): ``ps`` and ``worker`` start a
+`tf.distribute.Server` and serve until stopped — variables live on the ps,
+the workers run whatever the coordinator schedules (like TF1 parameter
+servers, they never exit by themselves; the launcher stops them); the
+``chief`` (the coordinator) builds the pair's Keras model
 with `build_model` under the strategy (variables on the ps), gives it the
 legacy chief's step-0 values (mapped as the single-process engine maps
 them) or continues from the newest checkpoint of ``--model-dir``, and
 trains with `modern.distributed.ps.loop` — each scheduled step one update
 of one worker's batch of B/N examples, its loss the model's own
 `compute_loss` — running the callbacks of `modern/callbacks/` on the
-coordinator only. Each worker's dataset is the pair's `train_dataset`
-rebatched to B/N examples and shuffled on the worker (it must run there: a
-`tf.numpy_function` in it cannot).
+coordinator only: one set of checkpoints and event files, as TF1's
+chief-only hooks wrote. Each worker's dataset is the pair's `train_dataset`
+(its first ``--steps`` global batches, saved by the coordinator for the
+workers to read) rebatched to B/N examples and shuffled on the worker.
 
-Writes ``--progress`` per scheduled step and ``--trace`` at the end, with
-the metrics of `eval_dataset` on the trained weights (a model built outside
-the strategy). Exit codes: `migrate.core.role_program`.
+Writes ``--progress`` per scheduled step (with the pid of the worker that
+ran it, on Linux) and ``--trace`` at the end, with the metrics of
+`eval_dataset` on the trained weights (a model built outside the strategy).
+Exit codes (`migrate.core.role_program`): 0 done, 2 bad input (``TF_CONFIG``, flags, the pair, a port taken).
 """
 from __future__ import annotations
 
@@ -30,10 +36,41 @@ from typing import Any
 from migrate.core.progress_file import ProgressFile
 from migrate.core.role_program import RoleError, RoleProgram, role_trace, run_role_program, write_trace
 from migrate.core.side_trace import Role, SideTrace
+from migrate.core.tf_config import TfConfigError, read_tf_config, require_roles, require_task_in_cluster
 from migrate.parity.distributed.pair_run import PairRun
 from migrate.parity.pair import Pair, PairError
 from modern.distributed.pair import evaluate_outside_strategy, give_initial_weights
-from modern.distributed.ps.role import SERVER_ROLES, role_from_tf_config, serve
+
+ROLES = ("chief", "ps", "worker")
+SERVER_ROLES = ("ps", "worker")
+
+
+def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, list[str]]]:
+    """(task type, index, cluster) from ``TF_CONFIG``; the cluster needs a chief (the coordinator), ps and workers."""
+    try:
+        cluster, task_type, index = read_tf_config(environ)
+        require_roles(cluster, ROLES,
+                      "ParameterServerStrategy needs a chief (the coordinator), at least one ps and one worker.")
+        require_task_in_cluster(cluster, task_type, index, ROLES)
+    except TfConfigError as error:
+        raise RoleError(str(error)) from error
+    return task_type, index, cluster
+
+
+def serve(cluster: dict[str, list[str]], task_type: str, index: int) -> int:
+    """A ps or worker: serve the coordinator until the launcher stops this process."""
+    import tensorflow as tf
+
+    try:
+        server = tf.distribute.Server(tf.train.ClusterSpec(cluster), job_name=task_type, task_index=index,
+                                      protocol="grpc", start=True)
+    except (tf.errors.OpError, ValueError) as error:
+        message = getattr(error, "message", str(error))
+        raise RoleError(f"could not start the server of {task_type} {index} at {cluster[task_type][index]} "
+                        f"({message.strip()}); is the port already taken?") from error
+    print(f"{task_type} {index} serving at {cluster[task_type][index]}", file=sys.stderr, flush=True)
+    server.join()
+    return 0
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -47,23 +84,72 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--progress", type=Path)
 
 
-def worker_dataset_fn(pair: Pair, params: dict[str, Any], local_batch: int) -> Callable[[], Any]:
-    """One worker's infinite dataset: the pair's examples, shuffled on the worker, in batches of `local_batch`."""
+def worker_dataset_fn(pair: Pair, params: dict[str, Any], batches: int, local_batch: int,
+                      directory: Path) -> Callable[[], Any]:
+    """One worker's infinite dataset: the first `batches` global batches of the pair's `train_dataset`, shuffled on
+    the worker, in batches of `local_batch`.
+
+    The coordinator saves those batches once (`tf.data.Dataset.save` into
+    `directory`) and each worker loads them: a dataset that runs Python
+    (`from_generator`, `tf.numpy_function`, as the MNIST pair's does) runs
+    only in the process that made it, never on a remote worker. On several
+    machines, put `directory` on shared storage.
+    """
+    import tensorflow as tf
+
+    dataset = pair.call("train_dataset", params)
+    if not isinstance(dataset, tf.data.Dataset):
+        raise PairError(f"{pair.origin}: train_dataset(params) returned {type(dataset).__name__}, not a tf.data.Dataset.")
+    dataset.take(batches).save(str(directory))
+    spec = dataset.element_spec
 
     def dataset_fn() -> Any:
-        dataset = pair.call("train_dataset", params)
-        return dataset.unbatch().shuffle(8 * local_batch).batch(local_batch, drop_remainder=True).repeat()
+        saved = tf.data.Dataset.load(str(directory), element_spec=spec)
+        return saved.unbatch().shuffle(8 * local_batch).batch(local_batch, drop_remainder=True).repeat()
 
     return dataset_fn
 
 
-def model_loss(model: Any) -> Callable[[Any, Any], Any]:
-    """The compiled model's own loss of a batch (`compute_loss`, with its regularisation losses) as `loop` calls it."""
+def has_own_train_step(model: Any) -> bool:
+    import keras
 
-    def loss(labels: Any, outputs: Any) -> Any:
-        return model.compute_loss(y=labels, y_pred=outputs)
+    return type(model).train_step is not keras.Model.train_step
 
-    return loss
+
+def model_step(model: Any) -> Callable[[Any, Any], Any]:
+    """One update of the pair's model on a batch and its loss, as `loop` runs it on a worker.
+
+    A model whose class defines its own `train_step` trains with it, as `fit`
+    would (its ``step_loss`` log, else the `compute_loss` value it computed,
+    is the loss: the rule of the single-process engine); any other model takes
+    the gradient of its own `compute_loss` (with its regularisation losses).
+    """
+    import tensorflow as tf
+
+    from migrate.parity.sides.keras_training import LOSS_NOT_REPORTED
+    from modern.distributed.ps.loop import gradient_step
+
+    if not has_own_train_step(model):
+        return gradient_step(model, lambda labels, outputs: model.compute_loss(y=labels, y_pred=outputs))
+    computed: list[Any] = []
+    compute_loss = model.compute_loss
+
+    def recording_compute_loss(*args: Any, **kwargs: Any) -> Any:
+        computed.append(compute_loss(*args, **kwargs))
+        return computed[-1]
+
+    model.compute_loss = recording_compute_loss
+
+    def step(features: Any, labels: Any) -> Any:
+        computed.clear()
+        logs = model.train_step((features, labels))
+        if "step_loss" in logs:
+            return tf.reshape(logs["step_loss"], [])
+        if computed:
+            return tf.reshape(computed[-1], [])
+        raise PairError(LOSS_NOT_REPORTED)
+
+    return step
 
 
 def build_on_ps(pair: Pair, params: dict[str, Any], strategy: Any, args: argparse.Namespace) -> tuple[Any, int]:
@@ -77,7 +163,8 @@ def build_on_ps(pair: Pair, params: dict[str, Any], strategy: Any, args: argpars
         side = ModernSide(pair, params, int(params.get("seed", 0)))
         features, labels = tf.nest.map_structure(tf.convert_to_tensor, side.first_batch())
         side.ensure_built(features)
-        side.model.compute_loss(y=labels, y_pred=side.model(features, training=False))  # builds the loss container
+        if not has_own_train_step(side.model):  # its compiled loss: build the loss container
+            side.model.compute_loss(y=labels, y_pred=side.model(features, training=False))
     latest = tf.train.latest_checkpoint(str(args.model_dir))
     if latest is not None:
         make_checkpoint(side.model).restore(latest).expect_partial()
@@ -95,7 +182,9 @@ def coordinate(args: argparse.Namespace, cluster: dict[str, list[str]]) -> SideT
     from modern.distributed.recorded_callbacks import recorded_callbacks
 
     run_spec = PairRun.read(args.run)
-    pair, params, workers = run_spec.load(), run_spec.params("modern"), len(cluster["worker"])
+    workers = len(cluster["worker"])
+    local_batch = run_spec.local_batch(workers)
+    pair, params = run_spec.load(), run_spec.params("modern")
     began = time.monotonic()
     strategy = tf.distribute.experimental.ParameterServerStrategy(
         tf.distribute.cluster_resolver.TFConfigClusterResolver())
@@ -109,9 +198,10 @@ def coordinate(args: argparse.Namespace, cluster: dict[str, list[str]]) -> SideT
         progress.write({"step": step, "loss": loss, "time": time.time(), "pid": pid})
 
     record = recorded_callbacks(args.model_dir, args.save_checkpoints_steps, args.log_step_count_steps)
+    dataset_fn = worker_dataset_fn(pair, params, args.steps, local_batch, args.model_dir.parent / "ps-data")
     trained_from = time.monotonic()
-    final = train(coordinator, side.model, worker_dataset_fn(pair, params, run_spec.global_batch_size // workers),
-                  model_loss(side.model), record.callbacks(), args.steps,
+    final = train(coordinator, side.model, dataset_fn,
+                  model_step(side.model), record.callbacks(), args.steps,
                   window_for(args.save_checkpoints_steps, args.log_step_count_steps), on_step,
                   identify=worker_pid if sys.platform.startswith("linux") else None)
     seconds = time.monotonic() - trained_from

@@ -1,7 +1,7 @@
 """The hook twins a distributed trainer runs, and what each did, for its role trace.
 
-The `MultiWorkerMirroredStrategy` worker (`modern.distributed.worker`) and
-the `ParameterServerStrategy` coordinator (`modern.distributed.ps.role`) run
+The `MultiWorkerMirroredStrategy` worker (`modern.distributed.pair`) and
+the `ParameterServerStrategy` coordinator (`modern.distributed.pair_ps`) run
 the same four callbacks of `modern/callbacks/` — the twins of the hooks TF1's
 `MonitoredTrainingSession` adds on the chief — with the same settings, and
 report which acted at which global step the same way (the launcher compares

@@ -1,10 +1,11 @@
-"""The evaluator task in TF2: ``python -m modern.distributed.sidecar --model-dir D --data F.npz --steps N ...``.
+"""The evaluator task in TF2: ``python -m modern.distributed.sidecar --model-dir D --run RUN.json --steps N ...``.
 
 The twin of the ``evaluator`` of TF1's `tf.estimator.train_and_evaluate`
 (`legacy/distributed/estimator.py`): a process outside the training cluster
 (``TF_CONFIG`` task type ``evaluator``) that watches the chief's checkpoint
-directory, evaluates each new checkpoint on the eval set and writes the
-metrics as summaries to ``<model-dir>/eval/`` at the checkpoint's global
+directory, evaluates each new checkpoint on the pair's `eval_dataset` (the
+model built by its `build_model`, as `modern.distributed.pair` builds it,
+from the `PairRun` of ``--run``) and writes the metrics as summaries to ``<model-dir>/eval/`` at the checkpoint's global
 step, the way the Estimator's evaluator writes its ``eval/`` events; it stops
 after evaluating the checkpoint of the last training step.
 
@@ -19,7 +20,8 @@ Differences from the Estimator's evaluator: the model is restored from the
 object-based checkpoint of `modern.callbacks.checkpoint_saver`
 (``model`` and ``optimizer``) instead of rebuilt from a `model_fn`; the loss is
 Keras' mean over examples (TF1's ``loss`` metric is the mean of the batch
-means: the same when every eval batch is full); and it gives up with a clear
+means: the same when every eval batch is full, which the trace's role
+records as `eval_batches_full`); and it gives up with a clear
 message when no new checkpoint arrives within ``--eval-timeout`` seconds
 (the Estimator's evaluator waits forever).
 
@@ -31,15 +33,20 @@ checkpoint in time (the cluster failed around it), 2 bad input.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+import numpy as np
+
+from migrate.core.progress_file import ProgressFile
 from migrate.core.role_program import RoleError, RoleFailed, RoleProgram, role_trace, run_role_program, write_trace
 from migrate.core.side_trace import Role, SideTrace
 from migrate.core.tf_config import TfConfigError, read_tf_config
+from migrate.parity.distributed.pair_run import PairRun
+from migrate.parity.pair import PairError
 
 EVAL_SUBDIR = "eval"
 
@@ -59,13 +66,11 @@ def check_tf_config(environ: dict[str, str]) -> None:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model-dir", required=True, type=Path, help="the chief's checkpoint directory")
-    parser.add_argument("--data", required=True, type=Path, help=".npz with x_test, y_test")
+    parser.add_argument("--run", required=True, type=Path, help="the pair run (JSON: pair file, params) the launcher wrote")
     parser.add_argument("--steps", type=int, required=True, help="the last training step: stop after its checkpoint")
-    parser.add_argument("--eval-batch-size", type=int, default=100)
     parser.add_argument("--eval-timeout", type=float, default=120.0,
                         help="seconds to wait for a new checkpoint before giving up")
     parser.add_argument("--poll-secs", type=float, default=1.0, help="seconds between looks at the directory")
-    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--trace", type=Path, required=True)
     parser.add_argument("--progress", type=Path)
 
@@ -81,28 +86,43 @@ def summary_steps(directory: Path, tag: str) -> list[int]:
     return sorted(steps)
 
 
+def evaluation_model(run: PairRun) -> tuple[Any, Any, bool]:
+    """(the pair's model with its optimizer built, its eval dataset, whether every eval batch is full)."""
+    import tensorflow as tf
+
+    from migrate.parity.sides.keras_training import optimizers_of
+    from migrate.parity.sides.modern_side import ModernSide
+
+    pair, params = run.load(), run.params("modern")
+    side = ModernSide(pair, params, int(params.get("seed", 0)))
+    side.ensure_built(side.first_batch()[0])
+    for optimizer in optimizers_of(side.model):
+        if hasattr(optimizer, "build"):
+            optimizer.build(side.model.trainable_variables)  # its step counter, which the checkpoint restores
+    dataset = pair.call("eval_dataset", params)
+    sizes = {int(tf.shape(tf.nest.flatten(batch)[0])[0]) for batch in dataset}
+    return side.model, dataset, len(sizes) == 1
+
+
 def evaluate_checkpoints(args: argparse.Namespace) -> SideTrace:
     """The sidecar loop: restore each new checkpoint, evaluate, write its summaries; until the last step."""
     import keras
-    import numpy as np
     import tensorflow as tf
 
     from modern.callbacks.checkpoint_saver import make_checkpoint
-    from modern.distributed.model import build_distributed_model
 
     started = time.monotonic()
-    data = np.load(args.data)
-    dataset = tf.data.Dataset.from_tensor_slices((data["x_test"], data["y_test"])).batch(args.eval_batch_size)
-    model = build_distributed_model({"optimizer": "sgd", "dropout_rate": 0.0}, seed=args.seed)
+    model, dataset, full_batches = evaluation_model(PairRun.read(args.run))
     checkpoint = make_checkpoint(model)
     writer = tf.summary.create_file_writer(str(args.model_dir / EVAL_SUBDIR))
-    actions: list[dict] = []
-    evaluations: list[dict] = []
+    actions: list[dict[str, Any]] = []
+    evaluations: list[dict[str, Any]] = []
+    progress = ProgressFile(args.progress)
 
     class Evaluation(keras.callbacks.Callback):
         """Records the global step of the checkpoint each evaluation ran on."""
 
-        def on_test_end(self, logs: dict | None = None) -> None:
+        def on_test_end(self, logs: dict[str, Any] | None = None) -> None:
             actions.append({"callback": "Evaluation", "step": int(self.model.optimizer.iterations.numpy())})
 
     began = time.monotonic()
@@ -110,17 +130,16 @@ def evaluate_checkpoints(args: argparse.Namespace) -> SideTrace:
                                               timeout=args.eval_timeout):
         checkpoint.restore(path).expect_partial()
         step = int(model.optimizer.iterations.numpy())
-        metrics = model.evaluate(dataset, verbose=0, return_dict=True, callbacks=[Evaluation()])
+        metrics = {name: float(value) for name, value in
+                   model.evaluate(dataset, verbose=0, return_dict=True, callbacks=[Evaluation()]).items()
+                   if np.ndim(value) == 0}
         with writer.as_default(step=step):
-            for name in ("accuracy", "loss"):
-                tf.summary.scalar(name, float(metrics[name]))
+            for name, value in metrics.items():
+                tf.summary.scalar(name, value)
         writer.flush()
-        record = {"step": step, "accuracy": float(metrics["accuracy"]), "loss": float(metrics["loss"]),
-                  "checkpoint": os.path.basename(path)}
+        record = {"step": step, **metrics, "checkpoint": os.path.basename(path)}
         evaluations.append(record)
-        if args.progress is not None:
-            with open(args.progress, "a", encoding="utf-8") as progress:
-                progress.write(json.dumps({**record, "time": time.time()}) + "\n")
+        progress.write({**record, "time": time.time()})
         if step >= args.steps:
             break
     else:
@@ -130,19 +149,21 @@ def evaluate_checkpoints(args: argparse.Namespace) -> SideTrace:
             f"ends at step {args.steps}); the evaluator evaluates what the chief writes there. Is the chief running?"
         )
     writer.close()
-    actions += [{"callback": "EvalSummary", "step": step} for step in summary_steps(args.model_dir / EVAL_SUBDIR, "accuracy")]
+    actions += [{"callback": "EvalSummary", "step": step} for step in summary_steps(args.model_dir / EVAL_SUBDIR, "loss")]
     role = Role("evaluator", "evaluator:0", engine="sidecar evaluator (checkpoints_iterator + Keras evaluate)",
                 pid=os.getpid(), final_step=evaluations[-1]["step"], seconds=time.monotonic() - began,
-                startup_seconds=began - started)
+                startup_seconds=began - started, eval_batches_full=full_batches)
     return role_trace("modern", role, versions={"tensorflow": tf.__version__, "keras": keras.__version__},
                       actions=actions, evaluations=evaluations)
 
 
 def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     check_tf_config(environ)
-    if not args.data.is_file():
-        raise RoleError(f"--data {args.data} does not exist.")
-    write_trace(args.trace, evaluate_checkpoints(args))
+    try:
+        trace = evaluate_checkpoints(args)
+    except PairError as error:
+        raise RoleError(str(error)) from error
+    write_trace(args.trace, trace)
     return 0
 
 

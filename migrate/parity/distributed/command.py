@@ -13,50 +13,33 @@ if TYPE_CHECKING:
     from migrate.parity.distributed.config import DistributedConfig
     from migrate.parity.distributed.pair_run import PairRun
 
-NOT_DISTRIBUTED: dict[str, tuple[object, str]] = {
-    "side": ("both", "a distributed run trains both clusters in one go; to run the modern side on another "
-                     "TensorFlow, give --modern-python"),
-    "record": (None, "traces are recorded by single-process runs (the cluster's are in --out/distributed-run)"),
-    "against": (None, "a distributed run trains its own legacy cluster; to run the modern side on another "
-                      "TensorFlow, give --modern-python"),
-    "mode": ("exact", "the synchronous clusters are compared step by step; --replication async gives the "
-                      "statistical verdict"),
-    "show_mapping": (False, "the mapping is the single-process one: run --show-mapping without --workers"),
-    "accuracy_bar": (None, "the distributed verdict has its own tolerances (docs/guide, distributed section)"),
-    "max_accuracy_gap": (None, "the distributed verdict has its own tolerances (docs/guide, distributed section)"),
-    "loss_tolerance": (None, "the distributed verdict has its own tolerances (docs/guide, distributed section)"),
-    "forward_tolerance": (0.0, "the distributed run compares training, not the forward pass"),
-    "no_serving": (False, "a distributed run exports no SavedModels"),
-    "serving_tolerance": (0.0, "a distributed run exports no SavedModels"),
+NOT_DISTRIBUTED: dict[str, str] = {
+    "side": "a distributed run trains both clusters in one go; to run the modern side on another TensorFlow, give "
+            "--modern-python",
+    "record": "traces are recorded by single-process runs (the cluster's are in --out/distributed-run)",
+    "against": "a distributed run trains its own legacy cluster; to run the modern side on another TensorFlow, give "
+               "--modern-python",
+    "mode": "the synchronous clusters are compared step by step; --replication async gives the statistical verdict",
+    "show_mapping": "the mapping is the single-process one: run --show-mapping without --workers",
+    "accuracy_bar": "the distributed verdict has its own tolerances (docs/guide, distributed section)",
+    "max_accuracy_gap": "the distributed verdict has its own tolerances (docs/guide, distributed section)",
+    "loss_tolerance": "the distributed verdict has its own tolerances (docs/guide, distributed section)",
+    "forward_tolerance": "the distributed run compares training, not the forward pass",
+    "no_serving": "a distributed run exports no SavedModels",
+    "serving_tolerance": "a distributed run exports no SavedModels",
 }
-"""Flags of `migrate parity` (their defaults) that cannot apply to a distributed run, and why."""
-MNIST_ONLY: dict[str, tuple[object, str]] = {
-    "param": ([], "the MNIST clusters take their hyperparameters as flags (--batch-size, --learning-rate)"),
-    "modern_override": ([], "the MNIST clusters train the same net on both sides"),
-    "optimizer_flavour": (None, "the MNIST clusters train with Keras' SGD"),
-}
-"""Flags the MNIST clusters (`legacy.distributed`, `modern.distributed`) do not take; a pair's do."""
-PAIR_ONLY_NOT: dict[str, tuple[object, str]] = {
-    "train_examples": (None, "the pair's own input functions decide the data"),
-    "test_examples": (None, "the pair's own eval_input_fn/eval_dataset decide the evaluation data"),
-    "data_dir": (None, "the pair's own input functions decide the data"),
-}
-"""MNIST-cluster flags a pair's run does not take."""
-DEFAULT_GLOBAL_BATCH = 128
-
-
-def refused_flags(args: argparse.Namespace, table: dict[str, tuple[object, str]]) -> list[str]:
-    """"--flag: why" for every flag of `table` given a value other than its default."""
-    return [f"--{name.replace('_', '-')} ({why})" for name, (default, why) in table.items() if why
-            and getattr(args, name, default) != default]
+"""Flags of `migrate parity` (by their argparse names) that cannot apply to a distributed run, and why."""
+DEFAULTS = "not_distributed_defaults"
+"""Where `configure` keeps those flags' own defaults in the parsed arguments, to see which were given."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    """The `--workers` flags; call it after every other flag of `migrate parity` is added (it reads their defaults)."""
     group = parser.add_argument_group(
         "distributed (--workers N): the TF1 ps/worker cluster vs its tf.distribute twin, as local processes")
     group.add_argument("--workers", type=int,
-                       help="train both sides on N local worker processes: the MNIST net (SGD), or --pair FILE's "
-                            "model_fn and Keras model")
+                       help="train both sides of the pair (the MNIST net, or --pair FILE's model_fn and Keras "
+                            "model) on N local worker processes")
     group.add_argument("--replication", choices=("sync", "async"),
                        help="sync (default): SyncReplicasOptimizer vs MultiWorkerMirroredStrategy, losses compared step "
                             "by step; async: asynchronous ps training vs ParameterServerStrategy with a coordinator, "
@@ -69,55 +52,34 @@ def configure(parser: argparse.ArgumentParser) -> None:
                        help="SIGKILL worker I at global step STEP on each side; sync: the cluster restarts from its "
                             "checkpoint; async: the worker alone is restarted while the others train on")
     group.add_argument("--save-checkpoints-steps", type=int, help="checkpoint every N steps (default: steps / 4)")
-    group.add_argument("--train-examples", type=int, help="use the first N training images (default: all)")
-    group.add_argument("--test-examples", type=int, help="evaluate on the first N test images (default: all)")
     group.add_argument("--modern-python", help="interpreter for the modern side (e.g. a TF 2.21 venv's python)")
     group.add_argument("--timeout", type=float, default=600.0, help="seconds each cluster run may take")
-
-
-def is_pair_run(args: argparse.Namespace) -> bool:
-    """A distributed run on the user's pair (any --pair but the built-in MNIST one, whose clusters are their own)."""
-    return str(args.pair) != "mnist"
+    parser.set_defaults(**{DEFAULTS: {name: parser.get_default(name) for name in NOT_DISTRIBUTED}})
 
 
 def check_flags(args: argparse.Namespace) -> None:
-    """Refuse, with the reason, every flag that cannot apply to this distributed run (before anything loads)."""
-    clashing = refused_flags(args, NOT_DISTRIBUTED)
-    if not is_pair_run(args):
-        clashing += refused_flags(args, MNIST_ONLY)
-        if args.optimizer not in (None, "sgd"):
-            clashing.append(f"--optimizer {args.optimizer} (the MNIST clusters train with SGD)")
-    else:
-        clashing += refused_flags(args, PAIR_ONLY_NOT)
+    """Refuse, with the reason, every flag that cannot apply to a distributed run (before anything loads)."""
+    defaults = getattr(args, DEFAULTS)
+    clashing = [f"--{name.replace('_', '-')} ({why})" for name, why in NOT_DISTRIBUTED.items()
+                if getattr(args, name) != defaults[name]]
     if clashing:
         raise UsageError(f"cannot be combined with --workers: {'; '.join(clashing)}.")
     if args.modern_python and not os.access(args.modern_python, os.X_OK):
         raise UsageError(f"--modern-python {args.modern_python} is not an executable interpreter.")
 
 
-def config_from_args(args: argparse.Namespace, pair_run: PairRun | None = None) -> DistributedConfig:
+def config_from_args(args: argparse.Namespace, run: PairRun) -> DistributedConfig:
     """The `DistributedConfig` (`check_flags` first); a setting that cannot work is a `UsageError` saying why."""
     from migrate.parity.distributed.cluster import Fault
     from migrate.parity.distributed.config import DistributedConfig, DistributedConfigError
 
     check_flags(args)
-    steps = args.steps if args.steps is not None else 200
-    if pair_run is not None:
-        rate = pair_run.legacy_params.get("learning_rate")
-        batch, rate, steps = pair_run.global_batch_size, float(rate) if isinstance(rate, (int, float)) else 0.0, pair_run.steps
-    else:
-        batch = args.batch_size if args.batch_size is not None else DEFAULT_GLOBAL_BATCH
-        rate = args.learning_rate if args.learning_rate is not None else 0.05
     try:
-        kill = Fault.parse(args.kill) if args.kill else None
         config = DistributedConfig(
-            workers=args.workers, steps=steps, global_batch_size=batch, learning_rate=rate, seed=args.seed,
-            save_steps=args.save_checkpoints_steps or max(1, steps // 4), log_steps=max(1, steps // 4),
-            train_examples=args.train_examples, test_examples=args.test_examples, kill=kill, timeout=args.timeout,
+            run, workers=args.workers, save_steps=args.save_checkpoints_steps,
+            kill=Fault.parse(args.kill) if args.kill else None, timeout=args.timeout,
             pythons={"modern": args.modern_python} if args.modern_python else {},
             replication=args.replication or "sync", evaluator=args.evaluator,
-            pair=pair_run.pair if pair_run is not None else None,
-            schedule=pair_run.schedule if pair_run is not None else args.schedule,
         )
         config.check()
     except (ValueError, DistributedConfigError) as error:
@@ -126,50 +88,30 @@ def config_from_args(args: argparse.Namespace, pair_run: PairRun | None = None) 
 
 
 def pair_run_from_args(args: argparse.Namespace) -> PairRun:
-    """The user's pair loaded and its params settled as the single-process engine settles them (`config_for`)."""
-    from dataclasses import replace
-
-    from migrate.parity.config import config_for
-    from migrate.parity.distributed.pair_run import PairRun
+    """The pair (the built-in MNIST one or --pair FILE) and its params, settled as a single-process run settles them."""
+    from migrate.parity.distributed.pair_run import pair_run_for
     from migrate.parity.options import ConfigError, from_args
-    from migrate.parity.pair import PairError, load_pair
+    from migrate.parity.pair import PairError
     from migrate.parity.run import prepare_tensorflow_environment
 
     try:
         prepare_tensorflow_environment(lambda message: print(message, file=sys.stderr, flush=True))
-        pair = load_pair(args.pair)
-        config = config_for(pair, replace(from_args(args), mode="exact"))
+        return pair_run_for(args.pair, from_args(args))
     except (PairError, ConfigError) as error:
         raise UsageError(str(error)) from error
-    batch = config.params.get("batch_size")
-    if not isinstance(batch, int):
-        raise UsageError(f"{pair.origin}: params['batch_size'] is {batch!r}; a distributed run splits each global "
-                         "batch over the workers, so the pair's params must give its size (or pass --batch-size N).")
-    return PairRun(pair.origin, config.legacy_params, config.modern_params, config.seed, batch, config.steps,
-                   config.schedule_name)
 
 
 def run(args: argparse.Namespace) -> int:
-    from migrate.core.mnist import MnistData, MnistDataError, load_mnist
     from migrate.parity.distributed.cluster import ClusterError
     from migrate.parity.distributed.run import run_distributed
     from migrate.parity.outputs import write_parity_outputs
     from migrate.parity.render import terminal_summary
 
     check_flags(args)
-    pair_run = pair_run_from_args(args) if is_pair_run(args) else None
-    config = config_from_args(args, pair_run)
-    data: PairRun | MnistData
-    if pair_run is not None:
-        data = pair_run
-    else:
-        try:
-            data = load_mnist(args.data_dir)
-        except MnistDataError as error:
-            raise UsageError(str(error)) from error
+    config = config_from_args(args, pair_run_from_args(args))
     out = Path(args.out)
     try:
-        result, _ = run_distributed(config, data, out / "distributed-run",
+        result, _ = run_distributed(config, out / "distributed-run",
                                     progress=lambda message: print(message, file=sys.stderr, flush=True))
     except ClusterError as error:
         if error.role_exit_code == 2:  # the role refused its input (the pair, flags, data): the user's to fix

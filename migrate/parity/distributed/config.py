@@ -1,11 +1,12 @@
 """What `migrate parity --workers N` runs (`DistributedConfig`) and the check that it can work."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from migrate.parity.distributed.cluster import Fault
-from migrate.parity.distributed.sides import PAIR_SIDES, REPLICATIONS, SIDES
+from migrate.parity.distributed.pair_run import PairRun
+from migrate.parity.distributed.sides import REPLICATIONS, SIDES
 
 
 class DistributedConfigError(ValueError):
@@ -14,29 +15,43 @@ class DistributedConfigError(ValueError):
 
 @dataclass(frozen=True)
 class DistributedConfig:
-    """What `migrate parity --workers N` runs; the defaults are the command's."""
+    """What `migrate parity --workers N` runs: the pair run (`PairRun`: pair, params, steps, global batch, seed) on
+    which clusters; the defaults are the command's."""
 
+    run: PairRun
     workers: int = 2
-    steps: int = 200
-    global_batch_size: int = 128
-    learning_rate: float = 0.05
-    seed: int = 42
-    save_steps: int = 50
-    log_steps: int = 50
-    train_examples: int | None = None
-    test_examples: int | None = None
+    save_steps: int | None = None
+    """Checkpoint every N steps (None: a quarter of the steps)."""
+    log_steps: int | None = None
+    """Summaries, step rate and log lines every N steps (None: a quarter of the steps)."""
     kill: Fault | None = None
     timeout: float = 600.0
     sides: tuple[str, ...] = ("legacy", "modern")
     pythons: dict[str, str] = field(default_factory=dict)
     replication: str = "sync"
     evaluator: bool = False
-    eval_batch_size: int = 100
-    pair: str | None = None
-    """The user's pair file (its `PairRun` is what `run_distributed` gets as data); None: the MNIST net."""
-    schedule: str | None = None
-    """A named per-step loss tolerance for the synchronous clusters (the pair's TOLERANCE_SCHEDULE or --schedule:
-    its sides compute the same thing with another rounding); None: bit-identity when N is a power of two."""
+
+    @property
+    def steps(self) -> int:
+        return self.run.steps
+
+    @property
+    def global_batch_size(self) -> int:
+        return self.run.global_batch_size
+
+    @property
+    def schedule(self) -> str | None:
+        """A named per-step loss tolerance for the synchronous clusters (the pair's TOLERANCE_SCHEDULE or --schedule:
+        its sides compute the same thing with another rounding); None: bit-identity when N is a power of two."""
+        return self.run.schedule
+
+    @property
+    def save_every(self) -> int:
+        return self.save_steps or max(1, self.steps // 4)
+
+    @property
+    def log_every(self) -> int:
+        return self.log_steps or max(1, self.steps // 4)
 
     @property
     def cluster(self) -> str:
@@ -50,7 +65,7 @@ class DistributedConfig:
         elif self.global_batch_size % self.workers:
             problems.append(f"--batch-size {self.global_batch_size} (the global batch) must split evenly over "
                             f"{self.workers} workers")
-        if self.steps < 1 or self.save_steps < 1 or self.log_steps < 1:
+        if self.steps < 1 or self.save_every < 1 or self.log_every < 1:
             problems.append("--steps, --save-checkpoints-steps and --log-step-count-steps must be positive")
         if self.kill is not None:
             if self.kill.task_type != "worker" or self.kill.index >= self.workers:
@@ -68,13 +83,8 @@ class DistributedConfig:
         if self.evaluator and self.kill is not None:
             problems.append("--kill cannot be combined with --evaluator: the Estimator cluster's fault story is not "
                             "covered (the evaluator would have to follow the restarted chief)")
-        if self.eval_batch_size < 1:
-            problems.append(f"the eval batch size must be positive, got {self.eval_batch_size}")
         if self.replication not in REPLICATIONS:
             problems.append(f"--replication {self.replication!r}: choose from {', '.join(REPLICATIONS)}")
-        elif self.pair is not None and any((side, self.cluster) not in PAIR_SIDES for side in self.sides):
-            problems.append(f"--pair with {'--evaluator' if self.evaluator else '--replication ' + self.replication}: "
-                            f"a pair's clusters are {', '.join(sorted({kind for _, kind in PAIR_SIDES}))} so far")
         else:
             unknown = [side for side in self.sides if (side, self.cluster) not in SIDES]
             if unknown:
@@ -89,9 +99,10 @@ class DistributedConfig:
         return self.workers & (self.workers - 1) == 0 and self.schedule in (None, "exact")
 
     def as_dict(self) -> dict[str, Any]:
-        values = asdict(self)
-        values["kill"] = None if self.kill is None else f"{self.kill.task_type}:{self.kill.index}@{self.kill.step}"
-        values.pop("pythons")
-        values["cluster"] = self.cluster
-        values["pair"] = self.pair or "mnist"  # the built-in MNIST clusters, or the user's pair file
-        return values
+        return {
+            "workers": self.workers, "steps": self.steps, "global_batch_size": self.global_batch_size,
+            "seed": self.run.seed, "save_steps": self.save_every, "log_steps": self.log_every,
+            "kill": None if self.kill is None else f"{self.kill.task_type}:{self.kill.index}@{self.kill.step}",
+            "timeout": self.timeout, "sides": list(self.sides), "replication": self.replication,
+            "evaluator": self.evaluator, "pair": self.run.pair, "schedule": self.schedule, "cluster": self.cluster,
+        }

@@ -1,8 +1,9 @@
 """What every role process of a distributed run on the user's pair needs: the pair file and each side's params.
 
-The launcher (`migrate parity --pair FILE --workers N`) loads the pair and
-settles the params once, the way the single-process engine does
-(`migrate.parity.config.config_for`: the pair's PARAMS, MODE_PARAMS,
+The launcher (`migrate parity --workers N`, on the built-in MNIST pair or
+``--pair FILE``) loads the pair and settles the params once, the way the
+single-process engine does (`pair_run_for`, through
+`migrate.parity.config.config_for`: the pair's PARAMS, MODE_PARAMS,
 ``--param``, ``--modern-override`` ...), and writes one `PairRun` as JSON
 into the run's directory; each role program (``python -m
 legacy.distributed.pair``, ``modern.distributed.pair``) reads it and loads
@@ -15,10 +16,13 @@ import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from migrate.core.atomic_write import write_text_atomic
 from migrate.parity.pair import Pair, PairError, load_pair
+
+if TYPE_CHECKING:
+    from migrate.parity.options import ParityOptions
 
 INITIAL_TRAINABLE_KEY = "__trainable__"
 INITIAL_STATE_KEY = "__state__"
@@ -32,6 +36,8 @@ class PairRun:
 
     pair: str
     """The pair file's absolute path."""
+    name: str
+    """The pair's name, as a single-process run reports it (``mnist`` for the built-in pair)."""
     legacy_params: dict[str, Any]
     modern_params: dict[str, Any]
     seed: int
@@ -69,6 +75,29 @@ class PairRun:
         """The pair, loaded from its file as the single-process engine loads it."""
         return load_pair(self.pair)
 
+    def local_batch(self, workers: int) -> int:
+        """Each of `workers` workers' share of the global batch; a `PairError` when it does not split evenly."""
+        if self.global_batch_size % workers:
+            raise PairError(f"the global batch {self.global_batch_size} does not split evenly over {workers} workers.")
+        return self.global_batch_size // workers
+
     def params(self, side: str) -> dict[str, Any]:
         """The params `side` ("legacy" or "modern") calls the pair's functions with (``seed`` and ``mode`` included)."""
         return dict(self.legacy_params if side == "legacy" else self.modern_params)
+
+
+def pair_run_for(spec: str | Path, options: ParityOptions) -> PairRun:
+    """The pair loaded and its params settled as the single-process engine settles them (`config_for`, exact mode);
+    a pair or an option that cannot run is a `PairError` or `migrate.parity.options.ConfigError` saying why."""
+    from dataclasses import replace
+
+    from migrate.parity.config import config_for
+
+    pair = load_pair(spec)
+    config = config_for(pair, replace(options, mode="exact"))
+    batch = config.params.get("batch_size")
+    if not isinstance(batch, int):
+        raise PairError(f"{pair.origin}: params['batch_size'] is {batch!r}; a distributed run splits each global "
+                        "batch over the workers, so the pair's params must give its size (or pass --batch-size N).")
+    return PairRun(pair.origin, pair.name, config.legacy_params, config.modern_params, config.seed, batch,
+                   config.steps, config.schedule_name)

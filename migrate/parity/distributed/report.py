@@ -8,6 +8,7 @@ and render nothing for a stage without them.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -57,7 +58,7 @@ def evaluator_section(stage: Stage | None) -> list[str]:
            f"legacy evaluated {evaluation['legacy_steps']}, modern {evaluation['modern_steps']}; compared at "
            f"{evaluation['common_steps']}", "",
            "| step | legacy accuracy | modern accuracy | legacy loss | modern loss | ok |", "|---|---|---|---|---|---|"]
-    out += [f"| {row['step']} | {row['legacy']['accuracy']:.4f} | {row['modern']['accuracy']:.4f} | "
+    out += [f"| {row['step']} | {row['legacy'].get('accuracy', math.nan):.4f} | {row['modern'].get('accuracy', math.nan):.4f} | "
             f"{row['legacy']['loss']:.7g} | {row['modern']['loss']:.7g} | {'yes' if row['ok'] else 'NO'} |"
             for row in evaluation["per_step"]]
     out += ["", "| evaluator check | ok |", "|---|---|"]

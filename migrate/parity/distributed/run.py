@@ -1,10 +1,10 @@
-"""One distributed parity run: write the data, run each side's cluster (restarting after an injected fault), compare.
+"""One distributed parity run: write the pair run, run each side's cluster (restarting after an injected fault), compare.
 
-Both sides train the MNIST conv net synchronously with SGD — or, with
-``DistributedConfig.pair``, the user's pair (its `PairRun` in place of the
-data) — on the same global batches split the same way across workers, from
-the same initial weights (the legacy chief's step-0 variables, copied). A fault (`--kill
-worker:1@15`) SIGKILLs that worker on each side once it reaches the step;
+Both sides train the run's pair (its `PairRun`: the built-in MNIST pair or
+the user's) synchronously on the same global batches split the same way
+across workers, from the same initial weights (the legacy chief's step-0
+variables, copied). A fault (`--kill worker:1@15`) SIGKILLs that worker on
+each side once it reaches the step;
 the launcher then stops the rest of the cluster and starts it again, and the
 cluster resumes from its last save — TF1: the chief's `MonitoredTrainingSession`
 restores its newest checkpoint; TF2: Keras' `BackupAndRestore` restores the
@@ -27,9 +27,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-import numpy as np
+from typing import Any
 
 from migrate.core.namespace import ROLE_PATH_ENV
 from migrate.core.side_trace import SideTrace, SideTraceError, read_side_trace
@@ -44,24 +42,12 @@ from migrate.parity.distributed.cluster import (
     last_progress_step,
 )
 from migrate.parity.distributed.config import DistributedConfig
-from migrate.parity.distributed.pair_run import PairRun
-from migrate.parity.distributed.sides import EVALUATOR, PAIR_SIDES, SIDES, Paths, Side
+from migrate.parity.distributed.sides import EVALUATOR, SIDES, Paths, Side
 from migrate.parity.distributed.verdict import distributed_result
 from migrate.parity.result import ParityResult
 
-if TYPE_CHECKING:
-    from migrate.core.mnist import MnistData
-
 Progress = Callable[[str], None]
 ROLE_ENV = {"TF_ENABLE_ONEDNN_OPTS": "0", "TF_CPP_MIN_LOG_LEVEL": "2"}
-
-
-def write_data(data: MnistData, path: Path, train_examples: int | None, test_examples: int | None) -> Path:
-    """The arrays every role reads, in one .npz (roles need no MNIST loader)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(path, x_train=data.x_train[:train_examples], y_train=data.y_train[:train_examples],
-             x_test=data.x_test[:test_examples], y_test=data.y_test[:test_examples])
-    return path
 
 
 def latest_checkpoint_step(model_dir: Path) -> int | None:
@@ -88,38 +74,22 @@ def read_losses(path: Path) -> dict[int, float]:
 
 
 def side_spec(side: str, config: DistributedConfig) -> Side:
-    return (PAIR_SIDES if config.pair is not None else SIDES)[side, config.cluster]
-
-
-def _pair_run_argv(config: DistributedConfig, run_path: Path) -> list[str]:
-    """A pair's trainer flags: the `PairRun` carries the pair, params, seed and batch size."""
-    return ["--run", str(run_path), "--steps", str(config.steps)]
-
-
-def _mnist_argv(config: DistributedConfig, data_path: Path) -> list[str]:
-    """The MNIST trainer flags: the data and the hyperparameters."""
-    return ["--data", str(data_path), "--steps", str(config.steps), "--global-batch-size", str(config.global_batch_size),
-            "--learning-rate", str(config.learning_rate), "--seed", str(config.seed)]
+    return SIDES[side, config.cluster]
 
 
 def _role_argv(side: str, config: DistributedConfig, paths: Paths, task_type: str, index: int, attempt: int,
-               data_path: Path, initial_weights: Path) -> tuple[str, ...]:
+               run_path: Path, initial_weights: Path) -> tuple[str, ...]:
+    """A role's command after the interpreter: every trainer and the evaluator read the pair run (``--run``)."""
     spec_of = side_spec(side, config)
     argv = ["-m", spec_of.module_of(task_type), "--model-dir", str(paths.model_dir)]
-    if task_type == EVALUATOR:
-        evaluator_argv = (["--eval-batch-size", str(config.eval_batch_size), "--seed", str(config.seed)]
-                          + (["--global-batch-size", str(config.global_batch_size)] if side == "legacy" else []))
-        return (*argv, "--data", str(data_path), "--steps", str(config.steps), *evaluator_argv,
-                "--eval-timeout", str(config.timeout), "--trace", str(paths.trace(task_type, index, attempt)),
-                "--progress", str(_progress_path(paths, task_type, index, attempt)))
-    if task_type not in spec_of.trainers:
+    if task_type not in (*spec_of.trainers, EVALUATOR):
         return tuple(argv)
-    inputs = _pair_run_argv(config, data_path) if spec_of.takes_pair_run else _mnist_argv(config, data_path)
-    argv += [*spec_of.extra_argv, *inputs,
-        "--save-checkpoints-steps", str(config.save_steps), "--log-step-count-steps", str(config.log_steps),
-        "--trace", str(paths.trace(task_type, index, attempt)),
-        "--progress", str(paths.root / f"progress-{task_type}{index}-attempt{attempt}.jsonl"),
-    ]
+    argv += ["--run", str(run_path), "--steps", str(config.steps), "--trace", str(paths.trace(task_type, index, attempt)),
+             "--progress", str(paths.progress(task_type, index, attempt))]
+    if task_type == EVALUATOR:
+        return (*argv, "--eval-timeout", str(config.timeout))
+    argv += [*spec_of.extra_argv, "--save-checkpoints-steps", str(config.save_every),
+             "--log-step-count-steps", str(config.log_every)]
     if spec_of.writes_initial_weights and f"{task_type}:{index}" == spec_of.chief_task:
         argv += ["--initial-weights-out", str(initial_weights)]
     elif not spec_of.writes_initial_weights and initial_weights.exists():
@@ -144,10 +114,6 @@ def files_written(model_dir: Path, writer_pids: dict[int, str]) -> dict[str, Any
         "worker_temp_dirs_left": leftovers,
         "one_writer": all(writer == "chief" or writer.startswith("unattributed") for writer in writers) and not leftovers,
     }
-
-
-def _progress_path(paths: Paths, task_type: str, index: int, attempt: int) -> Path:
-    return paths.root / f"progress-{task_type}{index}-attempt{attempt}.jsonl"
 
 
 def steps_by_process(paths: list[Path], names: dict[int, str]) -> dict[str, int]:
@@ -200,7 +166,7 @@ def steps_lost_after(timelines: list[list[tuple[int, float]]], killed_at: float)
     return {"cluster_step": reached, "first_step_after_kill": min(chief_after, default=None), "steps_lost": lost}
 
 
-def run_side(side: str, config: DistributedConfig, data_path: Path, root: Path, initial_weights: Path,
+def run_side(side: str, config: DistributedConfig, run_path: Path, root: Path, initial_weights: Path,
              progress: Progress, cancel: threading.Event | None = None) -> dict[str, Any]:
     """Run one side's cluster to the last step; what it wrote and reported.
 
@@ -223,9 +189,9 @@ def run_side(side: str, config: DistributedConfig, data_path: Path, root: Path, 
         spec = cluster_spec(training_counts, free_ports(sum(training_counts.values())))
         # a serving role's progress is the chief's: a ps-strategy worker reports nothing itself
         roles = [
-            Role(task_type, index, _role_argv(side, config, paths, task_type, index, attempt, data_path, initial_weights),
+            Role(task_type, index, _role_argv(side, config, paths, task_type, index, attempt, run_path, initial_weights),
                  waited=task_type in exits,
-                 progress=_progress_path(paths, *((task_type, index) if task_type in exits else trainers[0]),
+                 progress=paths.progress(*((task_type, index) if task_type in exits else trainers[0]),
                                          attempt))
             for task_type, count in counts.items() for index in range(count)
         ]
@@ -239,7 +205,7 @@ def run_side(side: str, config: DistributedConfig, data_path: Path, root: Path, 
             writer_pids[pid] = "chief" if task == spec_of.chief_task else task
         record = {"attempt": attempt, "status": outcome.status, "seconds": round(outcome.seconds, 2), "pids": outcome.pids}
         attempts.append(record | _fault_record(side, outcome, paths, roles, trainers, attempt, progress))
-        per_trainer = [read_losses(_progress_path(paths, task_type, index, attempt)) for task_type, index in trainers]
+        per_trainer = [read_losses(paths.progress(task_type, index, attempt)) for task_type, index in trainers]
         attempt_losses.append(spec_of.global_losses(per_trainer))
     return _side_record(spec_of, paths, counts, trainers, attempts, attempt_losses, writer_pids)
 
@@ -259,7 +225,7 @@ def _fault_record(side: str, outcome: Outcome, paths: Paths, roles: list[Role], 
         progress(f"[{side}] SIGKILL {record['killed']} at step {outcome.killed_at_step}; the cluster restarts from "
                  f"the checkpoint at step {resumed}")
     elif outcome.restarted and outcome.killed is not None and outcome.killed_at_time is not None:  # set together
-        timelines = [read_timeline(_progress_path(paths, task_type, index, attempt)) for task_type, index in trainers]
+        timelines = [read_timeline(paths.progress(task_type, index, attempt)) for task_type, index in trainers]
         killed = f"{outcome.killed.task_type}:{outcome.killed.index}"
         record.update(killed=killed, killed_at_step=outcome.killed_at_step, restarted_alone=True,
                       **steps_lost_after(timelines, outcome.killed_at_time))
@@ -268,7 +234,7 @@ def _fault_record(side: str, outcome: Outcome, paths: Paths, roles: list[Role], 
         if outcome.killed_pid is not None:
             names[outcome.killed_pid] = f"{killed} (killed)"
         record["steps_by_process"] = steps_by_process(
-            [_progress_path(paths, task_type, index, attempt) for task_type, index in trainers], names)
+            [paths.progress(task_type, index, attempt) for task_type, index in trainers], names)
         progress(f"[{side}] SIGKILL {record['killed']} at step {outcome.killed_at_step}; restarted alone, the "
                  f"cluster trained on ({record['steps_lost']} steps lost)")
     return record
@@ -311,29 +277,23 @@ def _role_trace(path: Path) -> SideTrace | None:
         raise ClusterError(f"{path} is not the trace a role program writes: {error}") from error
 
 
-def run_distributed(config: DistributedConfig, data: PairRun | MnistData, workdir: Path,
+def run_distributed(config: DistributedConfig, workdir: Path,
                     progress: Progress = print) -> tuple[ParityResult, dict[str, dict[str, Any]]]:
     """Run the configured sides in `workdir` (emptied first): the verdict (`verdict.distributed_result`) and what
     each side's cluster ran and wrote (`run_side`)."""
     config.check()
     if workdir.exists():
         shutil.rmtree(workdir)
-    if isinstance(data, PairRun):  # a pair's run (config.pair is set)
-        data_path = data.write(workdir / "pair-run.json")
-    else:
-        data_path = write_data(data, workdir / "data.npz", config.train_examples, config.test_examples)
+    run_path = config.run.write(workdir / "pair-run.json")
     initial_weights = workdir / "initial-weights.npz"
     if set(config.sides) == {"legacy", "modern"}:
-        sides = _run_both(config, data_path, workdir, initial_weights, progress)
+        sides = _run_both(config, run_path, workdir, initial_weights, progress)
     else:
-        sides = {side: run_side(side, config, data_path, workdir, initial_weights, progress) for side in config.sides}
-    # the evaluators' losses are compared only when every eval batch is full (else they are different means)
-    full_eval_batches = not config.evaluator or isinstance(data, PairRun) or \
-        len(data.y_test[:config.test_examples]) % config.eval_batch_size == 0
-    return distributed_result(config, sides, full_eval_batches=full_eval_batches), sides
+        sides = {side: run_side(side, config, run_path, workdir, initial_weights, progress) for side in config.sides}
+    return distributed_result(config, sides), sides
 
 
-def _run_both(config: DistributedConfig, data_path: Path, workdir: Path, initial_weights: Path,
+def _run_both(config: DistributedConfig, run_path: Path, workdir: Path, initial_weights: Path,
               progress: Progress) -> dict[str, dict[str, Any]]:
     """Legacy in a thread, modern as soon as the legacy chief has written the step-0 weights it copies.
 
@@ -346,7 +306,7 @@ def _run_both(config: DistributedConfig, data_path: Path, workdir: Path, initial
 
     def legacy() -> None:
         try:
-            results["legacy"] = run_side("legacy", config, data_path, workdir, initial_weights, progress, cancel)
+            results["legacy"] = run_side("legacy", config, run_path, workdir, initial_weights, progress, cancel)
         except BaseException as error:  # re-raised in the main thread
             errors.append(error)
             cancel.set()
@@ -357,7 +317,7 @@ def _run_both(config: DistributedConfig, data_path: Path, workdir: Path, initial
         while not initial_weights.exists() and thread.is_alive():
             time.sleep(0.1)
         if initial_weights.exists():
-            results["modern"] = run_side("modern", config, data_path, workdir, initial_weights, progress, cancel)
+            results["modern"] = run_side("modern", config, run_path, workdir, initial_weights, progress, cancel)
     except ClusterError:
         cancel.set()
         thread.join()

@@ -1,36 +1,35 @@
 """The clusters `migrate parity --workers N` launches, as a registry keyed by (side, cluster kind).
 
 The kind is the replication (``--replication sync|async``), or ``estimator``
-with ``--evaluator``.
+with ``--evaluator``. Every role program trains the pair of the run (the
+built-in MNIST pair or the user's ``--pair FILE``), reading the pair file
+and params from a `PairRun` (``--run``).
 
 Synchronous (``--replication sync``, the default):
 
-* legacy — ``python -m legacy.distributed``: 1 ps + N workers (worker 0 the
-  chief), `SyncReplicasOptimizer`; each worker reports its own loss on its
-  slice of the global batch, so the global batch's loss is their mean;
-* modern — ``python -m modern.distributed``: N workers (worker 0 the chief),
-  `MultiWorkerMirroredStrategy`; every worker reports the all-reduced mean.
+* legacy — ``python -m legacy.distributed.pair``: 1 ps + N workers (worker 0
+  the chief), the pair's `model_fn` under `SyncReplicasOptimizer`; each
+  worker reports its own loss on its slice of the global batch, so the
+  global batch's loss is their mean;
+* modern — ``python -m modern.distributed.pair``: N workers (worker 0 the
+  chief), its `build_model` under `MultiWorkerMirroredStrategy`; every
+  worker reports the all-reduced mean.
 
 Asynchronous (``--replication async``):
 
-* legacy — ``python -m legacy.distributed --replication async``: 1 ps + N
-  workers, each applying its own gradients; a worker reports its loss keyed
-  by the global step after its update (two workers may report the same);
-* modern — ``python -m modern.distributed.ps``: a coordinator (TF_CONFIG's
-  ``chief``), 1 ps and N workers that serve until stopped,
+* legacy — ``python -m legacy.distributed.pair --replication async``: 1 ps
+  + N workers, each applying its own gradients; a worker reports its loss
+  keyed by the global step after its update (two workers may report the same);
+* modern — ``python -m modern.distributed.pair_ps``: a coordinator
+  (TF_CONFIG's ``chief``), 1 ps and N workers that serve until stopped,
   `ParameterServerStrategy`; the coordinator reports the loss of each
   scheduled step.
-
-The user's pair (``--pair FILE``, `PAIR_SIDES`): the same clusters with the
-generic role programs ``legacy.distributed.pair`` (the pair's `model_fn`)
-and ``modern.distributed.pair`` (its `build_model`), which read the pair file
-and params from a `PairRun` (``--run``).
 
 The Estimator deployment (``--evaluator``, synchronous):
 
 * legacy — ``python -m legacy.distributed.estimator``: `train_and_evaluate`
   with 1 chief + N-1 workers + 1 ps + 1 evaluator from ``TF_CONFIG``,
-  synchronous through the model_fn's `SyncReplicasOptimizer`;
+  synchronous through `SyncReplicasOptimizer` around the model_fn's optimizer;
 * modern — the N `MultiWorkerMirroredStrategy` workers of ``sync`` plus
   ``python -m modern.distributed.sidecar``, the evaluator task.
 
@@ -61,8 +60,8 @@ class Paths:
     def model_dir(self) -> Path:
         return self.root / "model"
 
-    def progress(self, task_type: str, index: int) -> Path:
-        return self.root / f"progress-{task_type}{index}.jsonl"
+    def progress(self, task_type: str, index: int, attempt: int) -> Path:
+        return self.root / f"progress-{task_type}{index}-attempt{attempt}.jsonl"
 
     def trace(self, task_type: str, index: int, attempt: int) -> Path:
         return self.root / f"trace-{task_type}{index}-attempt{attempt}.json"
@@ -123,9 +122,6 @@ class Side:
     restart: str = "cluster"
     extra_argv: tuple[str, ...] = ()
     evaluator_module: str | None = None
-    takes_pair_run: bool = False
-    """True: the role program trains the user's pair from ``--run`` (a `PairRun`); False: the MNIST net from
-    ``--data`` and the hyperparameter flags."""
 
     def module_of(self, task_type: str) -> str:
         return self.evaluator_module if task_type == EVALUATOR and self.evaluator_module else self.module
@@ -141,68 +137,42 @@ class Side:
 
 SIDES: dict[tuple[str, str], Side] = {
     ("legacy", "sync"): Side(
-        name="legacy", module="legacy.distributed", engine="SyncReplicasOptimizer + MonitoredTrainingSession (1 ps)",
+        name="legacy", module="legacy.distributed.pair",
+        engine="model_fn + SyncReplicasOptimizer + MonitoredTrainingSession (1 ps)",
         role_counts=lambda workers: {"ps": 1, "worker": workers},
         global_losses=mean_of_worker_losses, writes_initial_weights=True,
     ),
     ("modern", "sync"): Side(
-        name="modern", module="modern.distributed", engine="MultiWorkerMirroredStrategy + Keras fit",
-        role_counts=lambda workers: {"worker": workers},
-        global_losses=chief_losses, writes_initial_weights=False,
-    ),
-    ("legacy", "async"): Side(
-        name="legacy", module="legacy.distributed", engine="asynchronous updates + MonitoredTrainingSession (1 ps)",
-        role_counts=lambda workers: {"ps": 1, "worker": workers},
-        global_losses=merged_worker_losses, writes_initial_weights=True,
-        replication="async", restart="task", extra_argv=("--replication", "async"),
-    ),
-    ("modern", "async"): Side(
-        name="modern", module="modern.distributed.ps",
-        engine="ParameterServerStrategy + ClusterCoordinator loop (coordinator, 1 ps)",
-        role_counts=lambda workers: {"chief": 1, "ps": 1, "worker": workers},
-        global_losses=chief_losses, writes_initial_weights=False,
-        replication="async", trainers=("chief",), restart="task",
-    ),
-    ("legacy", "estimator"): Side(
-        name="legacy", module="legacy.distributed.estimator",
-        engine="Estimator train_and_evaluate + SyncReplicasOptimizer (chief, workers, 1 ps, evaluator)",
-        role_counts=lambda workers: {"ps": 1, "chief": 1, "worker": workers - 1, EVALUATOR: 1},
-        global_losses=mean_of_worker_losses, writes_initial_weights=True, trainers=("chief", "worker"),
-        evaluator_module="legacy.distributed.estimator",
-    ),
-    ("modern", "estimator"): Side(
-        name="modern", module="modern.distributed",
-        engine="MultiWorkerMirroredStrategy + Keras fit, sidecar evaluator",
-        role_counts=lambda workers: {"worker": workers, EVALUATOR: 1},
-        global_losses=chief_losses, writes_initial_weights=False, evaluator_module="modern.distributed.sidecar",
-    ),
-}
-PAIR_SIDES: dict[tuple[str, str], Side] = {
-    ("legacy", "sync"): Side(
-        name="legacy", module="legacy.distributed.pair",
-        engine="model_fn + SyncReplicasOptimizer + MonitoredTrainingSession (1 ps)",
-        role_counts=lambda workers: {"ps": 1, "worker": workers},
-        global_losses=mean_of_worker_losses, writes_initial_weights=True, takes_pair_run=True,
-    ),
-    ("modern", "sync"): Side(
         name="modern", module="modern.distributed.pair", engine="build_model + MultiWorkerMirroredStrategy + Keras fit",
         role_counts=lambda workers: {"worker": workers},
-        global_losses=chief_losses, writes_initial_weights=False, takes_pair_run=True,
+        global_losses=chief_losses, writes_initial_weights=False,
     ),
     ("legacy", "async"): Side(
         name="legacy", module="legacy.distributed.pair",
         engine="model_fn, asynchronous updates + MonitoredTrainingSession (1 ps)",
         role_counts=lambda workers: {"ps": 1, "worker": workers},
         global_losses=merged_worker_losses, writes_initial_weights=True, replication="async", restart="task",
-        extra_argv=("--replication", "async"), takes_pair_run=True,
+        extra_argv=("--replication", "async"),
     ),
     ("modern", "async"): Side(
         name="modern", module="modern.distributed.pair_ps",
         engine="build_model + ParameterServerStrategy + ClusterCoordinator loop (coordinator, 1 ps)",
         role_counts=lambda workers: {"chief": 1, "ps": 1, "worker": workers},
         global_losses=chief_losses, writes_initial_weights=False, replication="async", trainers=("chief",),
-        restart="task", takes_pair_run=True,
+        restart="task",
+    ),
+    ("legacy", "estimator"): Side(
+        name="legacy", module="legacy.distributed.estimator",
+        engine="model_fn + Estimator train_and_evaluate + SyncReplicasOptimizer (chief, workers, 1 ps, evaluator)",
+        role_counts=lambda workers: {"ps": 1, "chief": 1, "worker": workers - 1, EVALUATOR: 1},
+        global_losses=mean_of_worker_losses, writes_initial_weights=True, trainers=("chief", "worker"),
+        evaluator_module="legacy.distributed.estimator",
+    ),
+    ("modern", "estimator"): Side(
+        name="modern", module="modern.distributed.pair",
+        engine="build_model + MultiWorkerMirroredStrategy + Keras fit, sidecar evaluator",
+        role_counts=lambda workers: {"worker": workers, EVALUATOR: 1},
+        global_losses=chief_losses, writes_initial_weights=False, evaluator_module="modern.distributed.sidecar",
     ),
 }
-"""The clusters for the user's pair (``--pair FILE --workers N``): the same kinds, generic role programs."""
 REPLICATIONS = ("sync", "async")

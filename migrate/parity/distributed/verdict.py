@@ -24,6 +24,7 @@ from typing import Any
 from migrate.core.side_trace import Action, Role, SideTrace
 from migrate.parity.advice import replica_scaling_advice
 from migrate.parity.compare import LossComparison, compare_losses, compare_metrics
+from migrate.parity.config import json_safe
 from migrate.parity.distributed import compare, compare_async, compare_evaluator
 from migrate.parity.distributed.config import DistributedConfig
 from migrate.parity.distributed.report import attempts_text
@@ -74,11 +75,11 @@ def settings(config: DistributedConfig) -> dict[str, Any]:
     deployment = (f"--workers {config.workers} --replication {config.replication}"
                   + (" --evaluator" if config.evaluator else "") + kill
                   + f" (cluster {config.cluster}: {CLUSTER_TITLES[config.cluster]})")
-    params = {"learning_rate": config.learning_rate, "batch_size": config.global_batch_size}
-    return {"pair": config.pair or "mnist", "mode": "statistical" if config.replication == "async" else "exact",
-            "steps": config.steps, "seed": config.seed,
-            "params": params if config.pair else {"optimizer": "sgd", **params},
-            "deployment": deployment, **config.as_dict()}
+    params = {key: value for key, value in config.run.legacy_params.items() if key not in ("seed", "mode")}
+    return {**config.as_dict(), "pair": config.run.name, "mode": "statistical" if config.replication == "async" else "exact",
+            "params": json_safe(params), "modern_overrides": json_safe(
+                {key: value for key, value in config.run.modern_params.items() if config.run.legacy_params.get(key) != value}),
+            "deployment": deployment}
 
 
 def _chief(side: Side) -> SideTrace | None:
@@ -198,8 +199,7 @@ def _sync_losses(config: DistributedConfig, losses: LossComparison) -> Stage:
     return stage
 
 
-def _comparisons(config: DistributedConfig, result: ParityResult, legacy: Side, modern: Side,
-                 full_eval_batches: bool) -> list[Check]:
+def _comparisons(config: DistributedConfig, result: ParityResult, legacy: Side, modern: Side) -> list[Check]:
     """The checks that need both sides: losses, roles, evaluation."""
     losses = result.losses = compare_losses(legacy["losses"], modern["losses"], loss_schedule(config),
                                             checked=config.replication != "async")
@@ -213,11 +213,14 @@ def _comparisons(config: DistributedConfig, result: ParityResult, legacy: Side, 
     result.events.append(compare.compare_role("ps", "ps:0", [], [], config.replication))
     evaluations = None
     if config.evaluator:
-        left, right = legacy.get("evaluator"), modern.get("evaluator")
-        result.events.append(compare.compare_evaluator_role(_actions(left) or [], _actions(right) or []))
+        legacy_evaluator, modern_evaluator = legacy.get("evaluator"), modern.get("evaluator")
+        result.events.append(compare.compare_evaluator_role(_actions(legacy_evaluator) or [],
+                                                            _actions(modern_evaluator) or []))
+        modern_role = modern_evaluator.role if modern_evaluator is not None else None
         evaluations = compare_evaluator.compare_evaluations(
-            left, right, legacy["files"]["checkpoint_steps"], modern["files"]["checkpoint_steps"], config.steps,
-            exact=config.exact, full_batches=full_eval_batches)
+            legacy_evaluator, modern_evaluator, legacy["files"]["checkpoint_steps"],
+            modern["files"]["checkpoint_steps"], config.steps, exact=config.exact,
+            full_batches=modern_role is None or modern_role.eval_batches_full is not False)
     n_steps = (lambda: _async_losses(result)) if config.replication == "async" else (
         lambda: _sync_losses(config, losses))
     return [("n-steps", TITLES["n-steps"], n_steps), ("roles", TITLES["roles"], lambda: check_roles(result)),
@@ -226,13 +229,13 @@ def _comparisons(config: DistributedConfig, result: ParityResult, legacy: Side, 
              lambda: check_test_metrics(config, result, legacy, modern, evaluations))]
 
 
-def distributed_result(config: DistributedConfig, sides: dict[str, Side], *, full_eval_batches: bool = True) -> ParityResult:
+def distributed_result(config: DistributedConfig, sides: dict[str, Side]) -> ParityResult:
     """The verdict on the sides that ran (`config.sides`): one `ParityResult`, its stages from `run_checks`."""
     versions = {name: dict(chief.versions) if (chief := _chief(side)) is not None else {} for name, side in sides.items()}
     result = ParityResult(settings(config), versions, [])
     checks: list[Check] = [("cluster", TITLES["cluster"], lambda: check_cluster(config, sides))]
     if set(sides) == {"legacy", "modern"}:
-        checks += _comparisons(config, result, sides["legacy"], sides["modern"], full_eval_batches)
+        checks += _comparisons(config, result, sides["legacy"], sides["modern"])
     else:
         checks.append(("replay", TITLES["replay"], lambda: check_replay(config, sides)))
     result.stages = run_checks(checks)

@@ -1,16 +1,10 @@
-"""Asynchronous parameter-server training with `tf.distribute`: the TF2 twin of ``legacy.distributed --replication async``.
+"""Asynchronous parameter-server training with `tf.distribute`: the TF2 twin of ``legacy.distributed.pair --replication async``.
 
-``python -m modern.distributed.ps`` is one process of a
-`ParameterServerStrategy` cluster (``TF_CONFIG`` with a ``chief``, the
-coordinator, one or more ``ps`` and ``worker`` tasks):
-
-* `loop` — the training loop on the coordinator: a `ClusterCoordinator`
-  schedules one `tf.function` step per batch on whichever worker is free,
-  joins at every callback boundary and drives the callbacks of
-  `modern/callbacks/` through their public methods;
-* `role` — one process: ps and workers serve until stopped, the
-  coordinator builds the model on the ps, trains with `loop` and writes its
-  trace.
+`loop` is the training loop on the coordinator of a `ParameterServerStrategy`
+cluster (``python -m modern.distributed.pair_ps``): a `ClusterCoordinator`
+schedules one `tf.function` step per batch on whichever worker is free,
+joins at every callback boundary and drives the callbacks of
+`modern/callbacks/` through their public methods.
 
 Why not Keras `fit`: Keras 2.15's `fit` under `ParameterServerStrategy`
 refuses batch-level callbacks ("Batch-level `Callback`s are not supported

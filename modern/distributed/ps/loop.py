@@ -52,7 +52,8 @@ from typing import Any
 
 import tensorflow as tf
 
-LossFn = Callable[[tf.Tensor, tf.Tensor], tf.Tensor]
+StepFn = Callable[[Any, Any], tf.Tensor]
+"""One update of the model on a batch (features, labels), run on a worker: its loss."""
 
 
 def fetch_if_alive(remote: Any, step: int) -> tuple[float, int] | None:
@@ -85,9 +86,22 @@ def worker_pid() -> tf.Tensor:
     return tf.strings.to_number(tf.strings.split(tf.io.read_file("/proc/self/stat"), " ")[0], tf.int64)
 
 
-def make_train_step(strategy: tf.distribute.Strategy, model: Any, loss_fn: LossFn, applied: tf.Variable,
+def gradient_step(model: Any, loss_fn: Callable[[Any, Any], tf.Tensor]) -> StepFn:
+    """A `StepFn`: the gradient of ``loss_fn(labels, model(features))`` applied by the model's optimizer."""
+
+    def step(features: Any, labels: Any) -> tf.Tensor:
+        with tf.GradientTape() as tape:
+            loss = loss_fn(labels, model(features, training=True))
+        gradients = tape.gradient(loss, model.trainable_variables)
+        model.optimizer.apply_gradients(zip(gradients, model.trainable_variables))
+        return loss
+
+    return step
+
+
+def make_train_step(strategy: tf.distribute.Strategy, step_fn: StepFn, applied: tf.Variable,
                     identify: Callable[[], tf.Tensor] | None = None) -> Callable:
-    """A `tf.function` taking a per-worker iterator: one forward/backward pass, one update of the ps variables.
+    """A `tf.function` taking a per-worker iterator: one `step_fn` (one update of the ps variables) on its next batch.
 
     It returns the loss, and what `identify()` (e.g. `worker_pid`) returns on the worker that ran it, or -1.
 
@@ -97,19 +111,15 @@ def make_train_step(strategy: tf.distribute.Strategy, model: Any, loss_fn: LossF
     update at once (measured: 36 after 40 updates).
     """
 
-    def replica_step(images: tf.Tensor, labels: tf.Tensor) -> tf.Tensor:
-        with tf.GradientTape() as tape:
-            logits = model(images, training=True)
-            loss = loss_fn(labels, logits)
-        gradients = tape.gradient(loss, model.trainable_variables)
-        model.optimizer.apply_gradients(zip(gradients, model.trainable_variables))
+    def replica_step(features: Any, labels: Any) -> tf.Tensor:
+        loss = step_fn(features, labels)
         applied.assign_add(1)
         return loss, identify() if identify is not None else tf.constant(-1, tf.int64)
 
     @tf.function
     def train_step(iterator) -> tf.Tensor:
-        images, labels = next(iterator)
-        return strategy.run(replica_step, args=(images, labels))
+        features, labels = next(iterator)
+        return strategy.run(replica_step, args=(features, labels))
 
     return train_step
 
@@ -118,7 +128,7 @@ def train(
     coordinator: tf.distribute.experimental.coordinator.ClusterCoordinator,
     model: Any,
     dataset_fn: Callable[[], tf.data.Dataset],
-    loss_fn: LossFn,
+    step_fn: StepFn,
     callbacks: Sequence[Any],
     steps: int,
     sync_every: int,
@@ -127,8 +137,9 @@ def train(
 ) -> int:
     """Train `model` (built and compiled under the coordinator's strategy) up to global step `steps`; the final step.
 
-    `dataset_fn` builds one worker's infinite dataset of ``(images, labels)``
-    batches (it runs on each worker, and again on a worker that restarts).
+    `dataset_fn` builds one worker's infinite dataset of ``(features, labels)``
+    batches (it runs on each worker, and again on a worker that restarts);
+    `step_fn` is one update on one of them (`gradient_step`, or the model's own step).
     `on_step(i, loss, who)` is called as the i-th scheduled step's loss
     arrives; `who` is what `identify()` returned on the worker that ran it
     (-1 without `identify`).
@@ -139,7 +150,7 @@ def train(
     iterations = model.optimizer.iterations
     with strategy.scope():
         applied = tf.Variable(int(iterations.numpy()), dtype=tf.int64, trainable=False, name="applied_updates")
-    train_step = make_train_step(strategy, model, loss_fn, applied, identify)
+    train_step = make_train_step(strategy, step_fn, applied, identify)
     iterator = iter(coordinator.create_per_worker_dataset(dataset_fn))
     for callback in callbacks:
         callback.set_model(model)

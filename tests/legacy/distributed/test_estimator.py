@@ -1,4 +1,4 @@
-"""`legacy.distributed.estimator` without a cluster: TF_CONFIG errors, the batch split, an evaluator that gets no checkpoint.
+"""`legacy.distributed.estimator` without a cluster: TF_CONFIG errors, an evaluator that gets no checkpoint.
 
 The 4-task cluster (chief, worker, ps, evaluator) runs in tests/migrate/parity/distributed.
 """
@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 
-from legacy.distributed.estimator import main, role_from_tf_config, worker_arrays
-from legacy.distributed.role import RoleError, batch_indices
+from legacy.distributed.estimator import main, role_from_tf_config
+from migrate.core.role_program import RoleError
+from tests.distributed_runs import mnist_run
 
 CLUSTER = {"chief": ["127.0.0.1:1"], "worker": ["127.0.0.1:2"], "ps": ["127.0.0.1:3"]}
 
@@ -45,21 +45,12 @@ def test_a_missing_role_exits_2_naming_the_task(monkeypatch, capsys, tmp_path):
     assert "legacy.distributed.estimator (chief 0): error: TF_CONFIG's cluster has no 'ps' role" in capsys.readouterr().err
 
 
-def test_each_worker_is_fed_its_slice_of_every_global_batch_in_step_order():
-    x, y = np.arange(20).reshape(20, 1), np.arange(20)
-    xs, ys = worker_arrays(x, y, steps=3, global_batch=8, worker=1, workers=2)
-    assert ys.tolist() == np.concatenate([batch_indices(step, 8, 1, 2, 20) for step in range(3)]).tolist()
-    assert ys[:4].tolist() == [4, 5, 6, 7] and ys[8:].tolist() == [0, 1, 2, 3]
-    assert xs[:, 0].tolist() == ys.tolist()
-
-
 @pytest.mark.estimator
 def test_an_evaluator_that_never_gets_a_checkpoint_is_a_failed_cluster_exit_1(monkeypatch, capsys, tmp_path, mnist):
-    data = tmp_path / "data.npz"
-    np.savez(data, x_train=mnist.x_train[:8], y_train=mnist.y_train[:8], x_test=mnist.x_test[:8], y_test=mnist.y_test[:8])
+    run = mnist_run(4, train_examples=64, eval_examples=64).write(tmp_path / "run.json")
     monkeypatch.setenv("TF_CONFIG", tf_config(CLUSTER, "evaluator", 0)["TF_CONFIG"])
-    code = main(["--model-dir", str(tmp_path / "model"), "--data", str(data), "--trace", str(tmp_path / "t.json"),
-                 "--global-batch-size", "8", "--eval-timeout", "0.5"])
+    code = main(["--model-dir", str(tmp_path / "model"), "--run", str(run), "--trace", str(tmp_path / "t.json"),
+                 "--eval-timeout", "0.5"])
     assert code == 1
     error = capsys.readouterr().err
     assert "legacy.distributed.estimator (evaluator 0): no checkpoint arrived in" in error and "within 0.5 s;" in error

@@ -47,7 +47,7 @@ def test_the_hook_map_is_the_toolkits(user_project: Path) -> None:
 
 
 def test_role_processes_import_the_toolkit_from_a_users_directory(user_project: Path) -> None:
-    """The environment the cluster gives every role (`python -m legacy.distributed.role ...`)."""
+    """The environment the cluster gives every role (`python -m legacy.distributed.pair ...`)."""
     completed = _run([sys.executable, "-c", "import legacy, modern; print(legacy.__file__); print(modern.__file__)"],
                      user_project, ROLE_PATH_ENV)
     assert completed.returncode == 0, completed.stderr

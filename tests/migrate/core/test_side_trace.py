@@ -57,7 +57,7 @@ def full_trace() -> SideTrace:
         unseeded=["dense/kernel"],
         role=Role("chief", "chief:0", pair="examples/ctr_tabular/pair.py", engine="SyncReplicasOptimizer", replication="sync", pid=123, workers=2,
                   loss_kind="the chief's", start_step=3, final_step=12, restored_by="checkpoint", scheduled_steps=12,
-                  extra_updates=1, seconds=1.5, startup_seconds=0.25),
+                  extra_updates=1, seconds=1.5, startup_seconds=0.25, eval_batches_full=False),
         attempts=[Attempt(0, "killed", 2.5, {"worker:1": 7}, "worker:1", 4, 5, 4, 1, True, {"chief": 5})],
         files={"saved_model": "/tmp/serving/legacy"},
     )

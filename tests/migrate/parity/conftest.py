@@ -12,14 +12,13 @@ import pytest
 
 from migrate.parity.distributed.cluster import Fault
 from migrate.parity.distributed.run import DistributedConfig, run_distributed
+from tests.distributed_runs import mnist_run
 
 STEPS, SAVE_STEPS, KILL_STEP = 16, 4, 6
 
 
 @pytest.fixture(scope="package")
 def faulted_run(tmp_path_factory, mnist):
-    config = DistributedConfig(
-        workers=2, steps=STEPS, global_batch_size=64, save_steps=SAVE_STEPS, log_steps=SAVE_STEPS,
-        train_examples=512, test_examples=128, kill=Fault("worker", 1, KILL_STEP), timeout=240,
-    )
-    return run_distributed(config, mnist, tmp_path_factory.mktemp("distributed") / "run", progress=lambda _: None)
+    config = DistributedConfig(mnist_run(STEPS), workers=2, save_steps=SAVE_STEPS, log_steps=SAVE_STEPS,
+                               kill=Fault("worker", 1, KILL_STEP), timeout=240)
+    return run_distributed(config, tmp_path_factory.mktemp("distributed") / "run", progress=lambda _: None)

@@ -2,7 +2,7 @@
 
 Run by `test_stops.py` as ``python stopping_worker.py OUT.json`` with
 ``TF_CONFIG`` set, once per worker. Each scenario trains the MNIST conv net of
-`modern.distributed` on random batches from the global step it starts at, with
+`modern.model` (its loss all-reduced as `modern.distributed.pair` reports it) on random batches from the global step it starts at, with
 a condition that holds on worker 1 only, ``AFTER`` steps in; the result is the
 number of steps each fit trained (and whether `NanTensor` raised), per
 scenario. Without agreement across workers the other worker would block in
@@ -26,8 +26,9 @@ from modern.callbacks import (
     StopAtStep,
     StopOnCondition,
 )
-from modern.distributed.model import build_distributed_model
+from modern.distributed.pair import report_global_step_loss
 from modern.distributed.stop_together import StopTogether
+from modern.model import build_model
 
 AFTER = 3
 MAX_STEPS = 12
@@ -86,7 +87,9 @@ def main(out: str) -> int:
     strategy = tf.distribute.MultiWorkerMirroredStrategy()
     worker = strategy.cluster_resolver.task_id
     with strategy.scope():
-        model = build_distributed_model({"learning_rate": 0.01, "optimizer": "sgd", "dropout_rate": 0.0})
+        model = build_model({"learning_rate": 0.01, "optimizer": "sgd", "dropout_rate": 0.0}, optimizer_flavour="native")
+    report_global_step_loss(model)  # every worker logs the same all-reduced loss, on Keras 2.15 and Keras 3
+    model._maybe_symbolic_build = lambda *args, **kwargs: None  # built already; Keras 3 would reduce a batch
     rng = np.random.default_rng(worker)
     images = rng.integers(0, 255, (8, 28, 28, 1)).astype(np.float32)
     labels = rng.integers(0, 10, 8).astype(np.float32)

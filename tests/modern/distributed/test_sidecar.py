@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 
 from migrate.core.role_program import RoleError
 from migrate.core.side_trace import Action, read_side_trace
 from modern.distributed.sidecar import check_tf_config, main
+from tests.distributed_runs import mnist_run
 
 WORKERS = ["127.0.0.1:1", "127.0.0.1:2"]
 
@@ -35,11 +35,10 @@ def test_bad_tf_config_names_what_is_wrong(environ, message):
 
 
 def test_no_checkpoint_within_the_timeout_is_a_failed_cluster_exit_1_with_what_to_check(monkeypatch, capsys, tmp_path, mnist):
-    data = tmp_path / "data.npz"
-    np.savez(data, x_test=mnist.x_test[:8], y_test=mnist.y_test[:8])
+    run = mnist_run(4, train_examples=64, eval_examples=8).write(tmp_path / "run.json")
     (tmp_path / "model").mkdir()
     monkeypatch.setenv("TF_CONFIG", tf_config({"worker": WORKERS})["TF_CONFIG"])
-    code = main(["--model-dir", str(tmp_path / "model"), "--data", str(data), "--steps", "4",
+    code = main(["--model-dir", str(tmp_path / "model"), "--run", str(run), "--steps", "4",
                  "--trace", str(tmp_path / "t.json"), "--eval-timeout", "0.5", "--poll-secs", "0.1"])
     assert code == 1
     error = capsys.readouterr().err
@@ -48,25 +47,23 @@ def test_no_checkpoint_within_the_timeout_is_a_failed_cluster_exit_1_with_what_t
 
 
 def test_the_sidecar_evaluates_checkpoint_saver_checkpoints_and_writes_eval_summaries(monkeypatch, tmp_path, mnist):
-    """One process trains 4 steps with `CheckpointSaver` (every 2); the sidecar then evaluates the newest checkpoint."""
-    import tensorflow as tf
-
+    """One process trains the MNIST pair's model 4 steps with `CheckpointSaver` (every 2); the sidecar then evaluates
+    the newest checkpoint on the pair's eval dataset (50 images in batches of 32: the last one partial)."""
+    from migrate.parity.pair import load_pair
     from modern.callbacks.checkpoint_saver import CheckpointSaver
-    from modern.distributed.model import build_distributed_model
     from modern.distributed.sidecar import summary_steps
 
-    model_dir, data = tmp_path / "model", tmp_path / "data.npz"
-    np.savez(data, x_test=mnist.x_test[:50], y_test=mnist.y_test[:50])
-    model = build_distributed_model({"optimizer": "sgd", "learning_rate": 0.05, "dropout_rate": 0.0}, seed=1)
-    train = tf.data.Dataset.from_tensor_slices((mnist.x_train[:128], mnist.y_train[:128])).batch(32)
+    run = mnist_run(4, batch_size=32, train_examples=128, eval_examples=50)
+    pair, params = load_pair(run.pair), run.params("modern")
+    model_dir = tmp_path / "model"
+    model = pair.call("build_model", params)
     saver = CheckpointSaver(model_dir, save_steps=2, max_to_keep=None)
-    model.fit(train, epochs=1, steps_per_epoch=4, verbose=0, callbacks=[saver])
-    expected = model.evaluate(tf.data.Dataset.from_tensor_slices((mnist.x_test[:50], mnist.y_test[:50])).batch(25),
-                              verbose=0, return_dict=True)
+    model.fit(pair.call("train_dataset", params), epochs=1, steps_per_epoch=4, verbose=0, callbacks=[saver])
+    expected = model.evaluate(pair.call("eval_dataset", params), verbose=0, return_dict=True)
     monkeypatch.setenv("TF_CONFIG", tf_config({"worker": WORKERS})["TF_CONFIG"])
     trace_path = tmp_path / "trace.json"
-    assert main(["--model-dir", str(model_dir), "--data", str(data), "--steps", "4", "--eval-batch-size", "25",
-                 "--trace", str(trace_path), "--eval-timeout", "5", "--poll-secs", "0.1", "--seed", "1"]) == 0
+    assert main(["--model-dir", str(model_dir), "--run", str(run.write(tmp_path / "run.json")), "--steps", "4",
+                 "--trace", str(trace_path), "--eval-timeout", "5", "--poll-secs", "0.1"]) == 0
     trace = read_side_trace(trace_path)
     (evaluation,) = trace.evaluations  # the newest checkpoint when it looked: the last step's
     assert saver.saved_steps == [0, 2, 4] and evaluation.step == 4 and evaluation.checkpoint == "model.ckpt-4"
@@ -74,3 +71,4 @@ def test_the_sidecar_evaluates_checkpoint_saver_checkpoints_and_writes_eval_summ
     assert evaluation.metrics["loss"] == pytest.approx(expected["loss"], rel=1e-6)
     assert summary_steps(model_dir / "eval", "accuracy") == summary_steps(model_dir / "eval", "loss") == [4]
     assert trace.actions == [Action("EvalSummary", 4), Action("Evaluation", 4)]
+    assert trace.role.eval_batches_full is False

@@ -10,6 +10,7 @@ import pytest
 
 from migrate.parity.distributed.cluster import Fault
 from migrate.parity.distributed.run import DistributedConfig, run_distributed
+from tests.distributed_runs import mnist_run
 
 ASYNC_STEPS, ASYNC_SAVE_STEPS, ASYNC_KILL_STEP = 48, 12, 6
 """Long enough that a TF1 worker 1 starting seconds after the chief (which waits for nobody) still joins mid-run."""
@@ -17,9 +18,7 @@ ASYNC_STEPS, ASYNC_SAVE_STEPS, ASYNC_KILL_STEP = 48, 12, 6
 
 @pytest.fixture(scope="package")
 def async_faulted_run(tmp_path_factory, mnist):
-    config = DistributedConfig(
-        workers=2, steps=ASYNC_STEPS, global_batch_size=64, save_steps=ASYNC_SAVE_STEPS, log_steps=ASYNC_SAVE_STEPS,
-        train_examples=512, test_examples=128, kill=Fault("worker", 1, ASYNC_KILL_STEP), timeout=240,
-        replication="async",
-    )
-    return run_distributed(config, mnist, tmp_path_factory.mktemp("distributed-async") / "run", progress=lambda _: None)
+    config = DistributedConfig(mnist_run(ASYNC_STEPS), workers=2, save_steps=ASYNC_SAVE_STEPS,
+                               log_steps=ASYNC_SAVE_STEPS, kill=Fault("worker", 1, ASYNC_KILL_STEP), timeout=240,
+                               replication="async")
+    return run_distributed(config, tmp_path_factory.mktemp("distributed-async") / "run", progress=lambda _: None)

@@ -11,9 +11,7 @@ from migrate.cli import main
                  "clusters in one go", id="single-process flag"),
     pytest.param(["--mode", "statistical"], "--mode (the synchronous clusters are compared step by step; "
                  "--replication async gives the statistical verdict)", id="statistical mode"),
-    pytest.param(["--optimizer", "adam"], "--optimizer adam (the MNIST clusters train with SGD)", id="adam"),
-    pytest.param(["--param", "dropout_rate=0.5"], "--param (the MNIST clusters take their hyperparameters as flags",
-                 id="MNIST: --param"),
+    pytest.param(["--no-serving"], "--no-serving (a distributed run exports no SavedModels)", id="serving flag"),
     pytest.param(["--pair", "my_pair.py"], "no pair file at my_pair.py", id="a pair file that does not exist"),
     pytest.param(["--batch-size", "63"], "--batch-size 63 (the global batch) must split evenly over 2 workers",
                  id="uneven batch"),
@@ -56,6 +54,5 @@ def test_a_failed_role_sets_the_exit_code(role_exit_code, expected, monkeypatch,
                            role_exit_code=role_exit_code)
 
     monkeypatch.setattr(distributed_run, "run_distributed", failing)
-    monkeypatch.setattr("migrate.core.mnist.load_mnist", lambda data_dir=None: None)
     assert main(["parity", "--workers", "2", "--out", str(tmp_path)]) == expected
     assert "the pair cannot be used" in capsys.readouterr().err

@@ -9,11 +9,20 @@ from migrate.parity.compare import compare_losses
 from migrate.parity.distributed.compare import compare_role, replay_consistency
 from migrate.parity.distributed.compare_async import ACCURACY_BAND
 from migrate.parity.distributed.config import DistributedConfig
+from migrate.parity.distributed.pair_run import PairRun
 from migrate.parity.distributed.sides import mean_of_worker_losses, merged_worker_losses
 from migrate.parity.distributed.verdict import distributed_result, loss_schedule
 from migrate.parity.result import ParityResult
 
 ULP = float(np.spacing(np.float32(2.3)))
+
+
+def config(workers: int = 2, steps: int = 200, batch: int = 120, schedule: str | None = None,
+           replication: str = "sync") -> DistributedConfig:
+    """A run of a hand-made MNIST pair run (nothing is loaded)."""
+    run = PairRun("/pairs/mnist.py", "mnist", {"learning_rate": 0.05}, {"learning_rate": 0.05}, 42, batch, steps,
+                  schedule)
+    return DistributedConfig(run, workers=workers, replication=replication)
 
 
 def test_the_legacy_global_loss_is_the_float32_mean_of_the_workers_losses():
@@ -25,12 +34,12 @@ def test_the_legacy_global_loss_is_the_float32_mean_of_the_workers_losses():
 
 
 def losses_within(legacy: dict[int, float], modern: dict[int, float], workers: int = 2) -> bool:
-    return compare_losses(legacy, modern, loss_schedule(DistributedConfig(workers=workers, global_batch_size=120))).ok
+    return compare_losses(legacy, modern, loss_schedule(config(workers))).ok
 
 
 def test_exact_mode_accepts_identical_losses_and_rejects_one_ulp():
     assert losses_within({1: 2.3, 2: 2.2}, {1: 2.3, 2: 2.2})
-    broken = compare_losses({1: 2.3, 2: 2.2}, {1: 2.3, 2: 2.2 + ULP}, loss_schedule(DistributedConfig(workers=2)))
+    broken = compare_losses({1: 2.3, 2: 2.2}, {1: 2.3, 2: 2.2 + ULP}, loss_schedule(config()))
     assert not broken.ok and broken.first_difference_step == 2
 
 
@@ -74,7 +83,7 @@ def _async_side(accuracy: float, actions: list[Action], final_step: int = 20, ch
 
 
 def async_verdict(steps: int, legacy: dict, modern: dict) -> ParityResult:
-    return distributed_result(DistributedConfig(workers=2, steps=steps, replication="async"),
+    return distributed_result(config(steps=steps, replication="async"),
                               {"legacy": legacy, "modern": modern})
 
 
@@ -132,14 +141,14 @@ def test_a_synchronous_first_step_twice_tf1s_loss_is_explained_in_the_verdict():
     full = {"final_step": 2, "checkpoints": (0, 2)}
     legacy, modern = _async_side(0.9, CHIEF_HOOKS, **full), _async_side(0.9, CHIEF_HOOKS, **full)
     legacy["losses"], modern["losses"] = {1: 19.127254486083984, 2: 18.0}, {1: 38.25450897216797, 2: 36.0}
-    result = distributed_result(DistributedConfig(workers=2, steps=2), {"legacy": legacy, "modern": modern})
+    result = distributed_result(config(steps=2), {"legacy": legacy, "modern": modern})
     stage = result.stage("n-steps")
     assert not stage.ok and "first step beyond tolerance is 1" in stage.message
     assert "divide that loss by tf.distribute.get_strategy().num_replicas_in_sync" in stage.message
 
 
 def test_the_sparse_rows_schedule_holds_the_first_40_steps_to_its_calibration():
-    schedule = loss_schedule(DistributedConfig(workers=2, steps=200, schedule="sparse-rows"))
+    schedule = loss_schedule(config(schedule="sparse-rows"))
     legacy = {step: 19.0 for step in range(1, 201)}
     drifted = {step: 19.0 * (1 + (5.2e-4 if step <= 40 else 2.4e-2)) for step in legacy}  # canned_dnn, measured
     assert compare_losses(legacy, drifted, schedule).ok

@@ -10,6 +10,7 @@ import pytest
 
 from migrate.parity.distributed.run import DistributedConfig, run_distributed
 from migrate.parity.outputs import write_parity_outputs
+from tests.distributed_runs import mnist_run
 
 pytestmark = pytest.mark.estimator
 STEPS, SAVE_STEPS = 12, 4
@@ -17,11 +18,10 @@ STEPS, SAVE_STEPS = 12, 4
 
 @pytest.fixture(scope="module")
 def estimator_run(tmp_path_factory, mnist):
-    config = DistributedConfig(
-        workers=2, steps=STEPS, global_batch_size=64, save_steps=SAVE_STEPS, log_steps=SAVE_STEPS,
-        train_examples=512, test_examples=200, timeout=240, evaluator=True,
-    )
-    return run_distributed(config, mnist, tmp_path_factory.mktemp("estimator") / "run", progress=lambda _: None)
+    # 192 test images: every eval batch of 64 is full, so both evaluators' losses are the same mean
+    config = DistributedConfig(mnist_run(STEPS, eval_examples=192), workers=2, save_steps=SAVE_STEPS,
+                               log_steps=SAVE_STEPS, timeout=240, evaluator=True)
+    return run_distributed(config, tmp_path_factory.mktemp("estimator") / "run", progress=lambda _: None)
 
 
 def test_parity_holds_with_bit_identical_losses(estimator_run):

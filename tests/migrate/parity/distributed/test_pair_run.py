@@ -49,8 +49,7 @@ def test_the_chiefs_evaluate_the_pairs_eval_input_on_the_same_weights(pair_run):
 
 @pytest.mark.parametrize("argv, message", [
     pytest.param(["--record", "trace.json"], "--record (traces are recorded by single-process runs", id="record"),
-    pytest.param(["--train-examples", "100"], "--train-examples (the pair's own input functions decide the data)",
-                 id="MNIST-only flag"),
+    pytest.param(["--show-mapping"], "--show-mapping (the mapping is the single-process one", id="show mapping"),
     pytest.param(["--loss-tolerance", "0.1"], "--loss-tolerance (the distributed verdict has its own tolerances",
                  id="single-process tolerance"),
 ])

@@ -7,6 +7,7 @@ import pytest
 
 from migrate.parity.outputs import write_parity_outputs
 from migrate.parity.render import terminal_summary
+from tests.distributed_runs import mnist_run
 
 pytestmark = pytest.mark.estimator
 STEPS, SAVE_STEPS, KILL_STEP = 16, 4, 6  # as in conftest.py's faulted_run
@@ -119,7 +120,7 @@ def test_a_legacy_failure_is_reported_not_the_stop_it_caused_on_the_modern_side(
     from migrate.parity.distributed.cluster import ClusterError
     from migrate.parity.distributed.run import DistributedConfig
 
-    def fake_run_side(side, config, data_path, workdir, initial_weights, progress, cancel=None):
+    def fake_run_side(side, config, run_path, workdir, initial_weights, progress, cancel=None):
         if side == "legacy":
             initial_weights.write_bytes(b"")  # the modern side starts
             time.sleep(0.2)
@@ -129,4 +130,5 @@ def test_a_legacy_failure_is_reported_not_the_stop_it_caused_on_the_modern_side(
 
     monkeypatch.setattr(run_module, "run_side", fake_run_side)
     with pytest.raises(ClusterError, match=r"^legacy worker 0 \(127\.0\.0\.1:1\) was killed by signal 9"):
-        run_module._run_both(DistributedConfig(), tmp_path / "data.npz", tmp_path, tmp_path / "init.npz", print)
+        run_module._run_both(DistributedConfig(mnist_run(16)), tmp_path / "run.json", tmp_path, tmp_path / "init.npz",
+                             print)

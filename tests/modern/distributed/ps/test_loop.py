@@ -12,6 +12,7 @@ import pytest
 
 from migrate.parity.distributed.run import DistributedConfig, run_distributed
 from modern.distributed.ps.loop import window_for
+from tests.distributed_runs import mnist_run
 
 
 @pytest.mark.parametrize("intervals, window", [((10, 10), 10), ((6, 4), 2), ((None, 5), 5), ((), 1)])
@@ -21,9 +22,9 @@ def test_the_loop_joins_at_the_gcd_of_the_callback_intervals(intervals, window):
 
 @pytest.mark.skipif(int(keras.__version__.split(".")[0]) < 3, reason="Keras 2.15 runs in the shared async faulted run")
 def test_a_parameter_server_cluster_on_keras3_trains_to_the_step_and_checkpoints_on_the_coordinator(mnist, tmp_path):
-    config = DistributedConfig(workers=2, steps=8, global_batch_size=64, save_steps=4, log_steps=4,
-                               train_examples=256, test_examples=64, sides=("modern",), timeout=240, replication="async")
-    result, sides = run_distributed(config, mnist, tmp_path / "run", progress=lambda _: None)
+    config = DistributedConfig(mnist_run(8, train_examples=256, eval_examples=64), workers=2, save_steps=4,
+                               log_steps=4, sides=("modern",), timeout=240, replication="async")
+    result, sides = run_distributed(config, tmp_path / "run", progress=lambda _: None)
     modern = sides["modern"]
     assert result.ok, result.failures()
     coordinator = modern["traces"][0]

@@ -1,4 +1,4 @@
-"""`legacy.distributed.role` without a cluster: TF_CONFIG errors and the batch split (the cluster runs in tests/migrate/parity/distributed)."""
+"""`legacy.distributed.pair` without a cluster: TF_CONFIG errors and the batch split (the cluster runs in tests/migrate/parity/distributed)."""
 from __future__ import annotations
 
 import json
@@ -6,7 +6,8 @@ import json
 import numpy as np
 import pytest
 
-from legacy.distributed.role import RoleError, batch_indices, main, random_batch_indices, role_from_tf_config
+from legacy.distributed.pair import RoleError, main, role_from_tf_config, worker_slice
+from tests.distributed_runs import mnist_run
 
 CLUSTER = {"ps": ["127.0.0.1:1"], "worker": ["127.0.0.1:2", "127.0.0.1:3"]}
 
@@ -35,21 +36,21 @@ def test_bad_tf_config_names_what_is_wrong(environ, message):
 def test_a_missing_role_exits_2_naming_the_task(monkeypatch, capsys, tmp_path):
     monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": {"worker": CLUSTER["worker"]}, "task": {"type": "worker", "index": 1}}))
     assert main(["--model-dir", str(tmp_path)]) == 2
-    assert "legacy.distributed (worker 1): error: TF_CONFIG's cluster has no 'ps' role" in capsys.readouterr().err
+    assert "legacy.distributed.pair (worker 1): error: TF_CONFIG's cluster has no 'ps' role" in capsys.readouterr().err
 
 
-def test_workers_split_each_global_batch_in_order_and_wrap_around_the_data():
-    first = batch_indices(0, 8, 0, 2, 20)
-    second = batch_indices(0, 8, 1, 2, 20)
-    assert np.concatenate([first, second]).tolist() == list(range(8))
-    assert batch_indices(2, 8, 1, 2, 20).tolist() == [0, 1, 2, 3]
+def test_a_global_batch_that_does_not_split_over_the_workers_exits_2(monkeypatch, capsys, tmp_path):
+    run = mnist_run(4, batch_size=63).write(tmp_path / "run.json")
+    monkeypatch.setenv("TF_CONFIG", tf_config(CLUSTER, "worker", 1)["TF_CONFIG"])
+    assert main(["--model-dir", str(tmp_path), "--run", str(run), "--trace", str(tmp_path / "t.json")]) == 2
+    assert "(worker 1): error: the global batch 63 does not split evenly over 2 workers" in capsys.readouterr().err
 
 
-def test_asynchronous_workers_draw_their_own_batches_of_their_share_without_repeats():
-    rng = np.random.default_rng([0, 1, 0])
-    batches = [random_batch_indices(rng, 8, 2, 20) for _ in range(3)]
-    assert all(len(batch) == 4 and len(set(batch.tolist())) == 4 and batch.max() < 20 for batch in batches)
-    assert len({tuple(batch.tolist()) for batch in batches}) > 1
+def test_workers_split_each_global_batch_in_order():
+    features, labels = np.arange(16).reshape(8, 2), np.arange(8)
+    first, second = (worker_slice((features, labels), worker, 2) for worker in (0, 1))
+    assert np.concatenate([first[1], second[1]]).tolist() == list(range(8))
+    assert np.asarray(second[0]).tolist() == [[8, 9], [10, 11], [12, 13], [14, 15]]
 
 
 def test_an_unknown_replication_is_a_usage_error(capsys, tmp_path):

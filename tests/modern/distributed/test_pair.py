@@ -1,4 +1,4 @@
-"""`modern.distributed` on the current Keras: TF_CONFIG errors, and a 2-worker cluster writing one set of files.
+"""`modern.distributed.pair` on the current Keras: TF_CONFIG errors, and a 2-worker cluster writing one set of files.
 
 On TF 2.15 the shared faulted run (tests/migrate/parity/distributed) covers
 the cluster; here the cluster runs on Keras 3 only, where Keras reduces logs
@@ -14,7 +14,8 @@ import tensorflow as tf
 
 from migrate.parity.distributed.cluster import Fault
 from migrate.parity.distributed.run import DistributedConfig, run_distributed
-from modern.distributed.worker import RoleError, main, role_from_tf_config
+from modern.distributed.pair import RoleError, main, role_from_tf_config
+from tests.distributed_runs import mnist_run
 
 WORKERS = ["127.0.0.1:1", "127.0.0.1:2"]
 
@@ -32,20 +33,19 @@ def test_bad_tf_config_names_what_is_wrong(environ, message):
 
 
 def test_an_uneven_batch_split_exits_2(monkeypatch, capsys, tmp_path):
+    run = mnist_run(2, batch_size=63).write(tmp_path / "run.json")
     monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": {"worker": WORKERS}, "task": {"type": "worker", "index": 0}}))
-    code = main(["--model-dir", str(tmp_path), "--data", str(tmp_path / "x.npz"), "--steps", "2",
-                 "--global-batch-size", "63", "--trace", str(tmp_path / "t.json")])
+    code = main(["--model-dir", str(tmp_path), "--run", str(run), "--steps", "2", "--trace", str(tmp_path / "t.json")])
     assert code == 2
-    assert "(worker 0): error: --global-batch-size 63 does not split evenly over 2 workers" in capsys.readouterr().err
+    assert "(worker 0): error: the global batch 63 does not split evenly over 2 workers" in capsys.readouterr().err
 
 
 @pytest.mark.skipif(int(keras.__version__.split(".")[0]) < 3, reason="Keras 2.15 runs in the shared faulted run")
 def test_two_workers_on_keras3_resume_from_the_backup_and_write_one_set_of_files(mnist, tmp_path):
     """Worker 1 SIGKILLed at step 4: Keras 3's BackupAndRestore (epochs of 3 steps) resumes both workers at step 3."""
-    config = DistributedConfig(workers=2, steps=6, global_batch_size=64, save_steps=3, log_steps=3,
-                               train_examples=256, test_examples=64, sides=("modern",), timeout=240,
-                               kill=Fault("worker", 1, 4))
-    result, sides = run_distributed(config, mnist, tmp_path / "run", progress=lambda _: None)
+    config = DistributedConfig(mnist_run(6, train_examples=256, eval_examples=64), workers=2, save_steps=3,
+                               log_steps=3, sides=("modern",), timeout=240, kill=Fault("worker", 1, 4))
+    result, sides = run_distributed(config, tmp_path / "run", progress=lambda _: None)
     modern = sides["modern"]
     assert result.ok, result.failures()  # the replayed steps have the same losses, one writer, no temp dir left
     killed = modern["attempts"][0]
