@@ -40,13 +40,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
-import numpy.typing as npt
 
+from migrate.core.arrays import Array
 from migrate.core.atomic_write import write_text_atomic
 from migrate.core.mapping.records import Weight
-
-Array = npt.NDArray[Any]
-"""Any numpy array (the codec keeps its dtype and shape)."""
 
 Event = dict[str, Any]
 """One protocol event (`migrate.core.protocol.make_event`): phase, event, step and, after a run, the loss."""
@@ -219,15 +216,6 @@ def decode_array(item: Any) -> Array:
         values[:] = [base64.b64decode(value) for value in item["items"]]
         return values.reshape(item["shape"])
     return np.frombuffer(base64.b64decode(item["base64"]), dtype=item["dtype"]).reshape(item["shape"]).copy()
-
-
-def encode_arrays(arrays: dict[str, Array]) -> dict[str, dict[str, Any]]:
-    """Arrays by name (initial weights, snapshots), each as `encode_array` writes it."""
-    return {name: encode_array(array) for name, array in arrays.items()}
-
-
-def decode_arrays(encoded: dict[str, Any]) -> dict[str, Array]:
-    return {name: decode_array(item) for name, item in encoded.items()}
 
 
 # free-form JSON values (events, config) ---------------------------------------------------------------------------

@@ -166,10 +166,6 @@ class MetricComparison:
         return max((abs(self.legacy[key] - self.modern[key]) for key in self.compared), default=0.0)
 
     @property
-    def max_accuracy_gap(self) -> float:
-        return self.max_gap
-
-    @property
     def problems(self) -> list[str]:
         found = []
         for key in self.compared:

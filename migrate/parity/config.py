@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from migrate.parity.options import ConfigError, ParityOptions
+from migrate.parity.options import PARAM_SHORTCUTS, ConfigError, ParityOptions
 from migrate.parity.tolerance import (
     UNNAMED_OPTIMIZER,
     ToleranceSchedule,
@@ -35,21 +35,22 @@ class ParityConfig:
     is what every pair function receives (the pair's `PARAMS`, its
     `MODE_PARAMS[mode]`, then the command line); `modern_overrides` change
     the modern side's params only, to watch parity catch a difference.
+    Made by `config_for` (the defaults are `ParityOptions`' and the pair's).
     """
 
-    pair: str = "mnist"
-    mode: str = "exact"
-    steps: int = 300
-    seed: int = 42
-    params: dict[str, Any] = field(default_factory=dict)
-    scenarios: tuple[str, ...] = ()
-    accuracy_bar: float | None = None
-    max_accuracy_gap: float = 0.005
-    modern_overrides: dict[str, Any] = field(default_factory=dict)
-    loss_tolerance: float | None = None
-    forward_tolerance: float = 0.0
-    schedule_name: str | None = None
-    given: tuple[str, ...] = ()
+    pair: str
+    mode: str
+    steps: int
+    seed: int
+    params: dict[str, Any]
+    scenarios: tuple[str, ...]
+    accuracy_bar: float | None
+    max_accuracy_gap: float
+    modern_overrides: dict[str, Any]
+    loss_tolerance: float | None
+    forward_tolerance: float
+    schedule_name: str | None
+    given: tuple[str, ...]
     """The params keys the caller set (`--param`, `--optimizer` …): reported if the pair never reads them."""
 
     @property
@@ -172,26 +173,21 @@ def config_for(pair: Pair, options: ParityOptions | None = None) -> ParityConfig
         max_accuracy_gap=gap / 100.0, modern_overrides=modern_overrides,
         loss_tolerance=options.loss_tolerance, forward_tolerance=options.forward_tolerance,
         schedule_name=None if schedule is None else str(schedule),
-        given=tuple(dict.fromkeys([
-            *(["optimizer"] if options.optimizer is not None else []),
-            *(["batch_size"] if options.batch_size is not None else []),
-            *(["learning_rate"] if options.learning_rate is not None else []), *(options.params or {}),
-        ])),
+        given=tuple(dict.fromkeys([*shortcuts_given(options), *(options.params or {})])),
     )
 
 
+def shortcuts_given(options: ParityOptions) -> dict[str, Any]:
+    """The `PARAM_SHORTCUTS` the caller set (`--optimizer`, `--batch-size`, `--learning-rate`), by params key."""
+    return {key: getattr(options, key) for key in PARAM_SHORTCUTS if getattr(options, key) is not None}
+
+
 def _params(pair: Pair, options: ParityOptions) -> dict[str, Any]:
-    """The pair's `PARAMS`, its `MODE_PARAMS[mode]`, the optimizer (and its `LEARNING_RATES` rate), the batch size,
-    the learning rate, then `options.params`: later ones win."""
-    merged = {**pair.params, **(per_mode(pair.value("MODE_PARAMS"), options.mode) or {})}
-    if options.optimizer is not None:
-        merged["optimizer"] = options.optimizer
-        rates = pair.value("LEARNING_RATES") or {}
-        if options.learning_rate is None and options.optimizer in rates:
-            merged["learning_rate"] = rates[options.optimizer]
-    if options.batch_size is not None:
-        merged["batch_size"] = options.batch_size
-    if options.learning_rate is not None:
-        merged["learning_rate"] = options.learning_rate
+    """The pair's `PARAMS`, its `MODE_PARAMS[mode]`, the shortcuts (optimizer, batch size, learning rate; without a
+    learning rate, the optimizer's rate in `LEARNING_RATES`), then `options.params`: later ones win."""
+    merged = {**pair.params, **(per_mode(pair.value("MODE_PARAMS"), options.mode) or {}), **shortcuts_given(options)}
+    rates = pair.value("LEARNING_RATES") or {}
+    if options.learning_rate is None and options.optimizer in rates:
+        merged["learning_rate"] = rates[options.optimizer]
     merged.update(options.params or {})
     return merged

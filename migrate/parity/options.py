@@ -24,6 +24,8 @@ from migrate.core.scenarios import SCENARIOS
 from migrate.parity.tolerance import NAMED
 
 MODES = ("exact", "statistical")
+PARAM_SHORTCUTS = ("optimizer", "batch_size", "learning_rate")
+"""Options that set the params entry of their name (`--optimizer NAME` is `--param optimizer=NAME`, and more)."""
 OPTIMIZER_FLAVOURS = ("exact", "native")
 Progress = Callable[[str], None]
 
@@ -168,17 +170,18 @@ class ParityOptions:
 
 SPECS: dict[str, OptionSpec] = {each.name: each.metadata["spec"] for each in fields(ParityOptions)}
 """Option name → its spec, in declaration order."""
+FLAGS: dict[str, Flag] = {name: spec.flag for name, spec in SPECS.items() if spec.flag is not None}
+"""Option name → its command-line flag, for the options that have one."""
 
 
 def describe(name: str) -> str:
     """An option by both spellings: `max_accuracy_gap_points (--max-accuracy-gap)`."""
-    flag = SPECS[name].flag
-    return name if flag is None else f"{name} ({flag.spelling})"
+    return f"{name} ({FLAGS[name].spelling})" if name in FLAGS else name
 
 
 def default_text(name: str) -> str:
     """An option's API default as written in docs: `42`, `None`, `{}`, `to_stderr`."""
-    default = _default(name)
+    default = getattr(ParityOptions(), name)
     return getattr(default, "__name__", None) or repr(default)
 
 
@@ -186,30 +189,22 @@ def add_flags(parser: argparse.ArgumentParser) -> None:
     """One argparse flag per option that has one, in their own group (`dest`s as the spellings make them)."""
     group = parser.add_argument_group(
         "parity options (check_parity's keyword arguments, named in docs/reference/parity-options.md)")
-    for name, spec in SPECS.items():
-        flag = spec.flag
-        if flag is None:
-            continue
+    for name, flag in FLAGS.items():
+        spec = SPECS[name]
         if flag.switch_off:
             group.add_argument(flag.spelling, action="store_true", help=spec.help)
             continue
-        default = flag.cli_default if flag.cli_default is not None else ([] if flag.repeated else _default(name))
+        default = flag.cli_default if flag.cli_default is not None else (
+            [] if flag.repeated else getattr(ParityOptions(), name))
         group.add_argument(flag.spelling, action="append" if flag.repeated else "store", default=default,
                            type=flag.type, choices=None if flag.parse is not None else spec.choices,
                            metavar=flag.metavar, help=spec.help)
 
 
-def _default(name: str) -> Any:
-    return next(each.default for each in fields(ParityOptions) if each.name == name)
-
-
 def from_args(args: argparse.Namespace, **api_only: Any) -> ParityOptions:
     """The options the command line gave (`api_only`: the fields without a flag, e.g. `progress`)."""
     given: dict[str, Any] = dict(api_only)
-    for name, spec in SPECS.items():
-        flag = spec.flag
-        if flag is None:
-            continue
+    for name, flag in FLAGS.items():
         value = getattr(args, flag.dest)
         if flag.switch_off:
             value = not value
@@ -256,6 +251,6 @@ def keyword_list() -> str:
     """The options as a docstring section: `name=default [--flag]: what it does`."""
     lines = ["Options (keyword-only; the `migrate parity` flag in brackets):"]
     for name, spec in SPECS.items():
-        flag = f" [{spec.flag.spelling}]" if spec.flag is not None else ""
+        flag = f" [{FLAGS[name].spelling}]" if name in FLAGS else ""
         lines.append(f"    {name}={default_text(name)}{flag}: {spec.help}")
     return "\n".join(lines)

@@ -13,10 +13,11 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from migrate.core.arrays import Array
 from migrate.core.mapping import (
     FORGET_BIAS_NOTE,
     MappingError,
@@ -28,12 +29,13 @@ from migrate.core.mapping import (
 )
 from migrate.core.protocol import without_losses
 from migrate.core.scenarios import SCENARIOS
-from migrate.core.side_trace import Array, SideTrace
+from migrate.core.side_trace import SideTrace
 from migrate.parity import divergence
 from migrate.parity import trace as traces
 from migrate.parity.advice import ignored_optimizer, optimizer_advice
 from migrate.parity.compare import EventComparison, compare_events, compare_losses, compare_metrics
 from migrate.parity.config import ParityConfig
+from migrate.parity.options import PARAM_SHORTCUTS, SPECS, Progress
 from migrate.parity.pair import Pair, PairError
 from migrate.parity.read_params import ReadParams, unread
 from migrate.parity.result import ParityResult
@@ -60,7 +62,6 @@ if TYPE_CHECKING:  # the legacy side imports tf.estimator, which TF 2.21 lacks: 
     from migrate.parity.sides.legacy_side import Prepared
     from migrate.parity.sides.modern_side import ModernSide
 
-Progress = Callable[[str], None]
 Constants = dict[str, float | None]
 """Each variable's initial constant by name (None: not one constant)."""
 LOSS_NOTE = (
@@ -265,7 +266,8 @@ def run_parity(
             run.prepare_legacy()
             run.train_legacy(config.steps, evaluate=True, scenarios=True)
             check_steps_run(pair, run.legacy, config.steps)
-            record_legacy_export(run)
+            if pair.has_serving and serving.run:
+                record_legacy_export(run)
             if record is not None:
                 write_record(record, config, {"legacy": run.legacy}, run.initial_weights, progress)
             return None, {"legacy": run.legacy}
@@ -492,9 +494,8 @@ def note_mapping_checks(one_step: Stage, matches: list[Match], legacy_after: dic
 
 def given_as(key: str, config: ParityConfig) -> str:
     """How the user set a params key, as they typed it."""
-    flags = {"optimizer": "--optimizer", "learning_rate": "--learning-rate", "batch_size": "--batch-size"}
-    value = config.params.get(key)
-    return f"{flags[key]} {value}" if key in flags else f"--param {key}={value}"
+    flag, value = SPECS[key].flag if key in PARAM_SHORTCUTS else None, config.params.get(key)
+    return f"{flag.spelling} {value}" if flag is not None else f"--param {key}={value}"
 
 
 def describe_step(step: int | None) -> str:

@@ -27,7 +27,6 @@ from migrate.core.mapping import Match, show_shape
 from migrate.parity.compare import EventComparison, LossComparison, MetricComparison
 from migrate.parity.difference import NEGLIGIBLE, ROUNDING_ULPS, difference, model_scale, relative, relative_to
 
-STAGES = ("variables", "forward", "one-step", "n-steps", "evaluation", "serving")
 TITLES = {
     "variables": "1. variables",
     "forward": "2. forward pass (inference, first batch)",
@@ -93,10 +92,11 @@ def check_variables(
     `state` are the matched non-trainable variables (batch-norm moving statistics): listed, their values
     copied like the trainable ones, compared after the first update and where a run diverges.
     """
-    rows = [{"tf1": m.tf1_label, "keras": m.modern.name, "shape": list(m.legacy.shape), "how": m.how,
-             "transform": m.transform_name} for m in matches]
-    state_rows = [{"tf1": m.tf1_label, "keras": m.modern.name, "shape": list(m.legacy.shape), "how": m.how,
-                   "transform": m.transform_name} for m in state]
+    def row(m: Match) -> dict[str, Any]:
+        return {"tf1": m.tf1_label, "keras": m.modern.name, "shape": list(m.legacy.shape), "how": m.how,
+                "transform": m.transform_name}
+
+    rows, state_rows = [row(m) for m in matches], [row(m) for m in state]
     problems = []
     for m in matches:
         if m.legacy.dtype != m.modern.dtype:
@@ -112,6 +112,12 @@ def check_variables(
         return Stage("variables", "failed", "variables: " + "; ".join(problems), details)
     also = f" (and {len(state_rows)} non-trainable state variables)" if state_rows else ""
     return Stage("variables", "ok", f"{len(matches)} trainable variables{also} match in shape and dtype", details)
+
+
+def constant_value(array: Any) -> float | None:
+    """The one value every element of an initial value holds (zeros, ones, …), else None: what stage 1 compares."""
+    flat = np.asarray(array).ravel()
+    return float(flat[0]) if flat.size and np.all(flat == flat[0]) else None
 
 
 def _pick_output(legacy: Any, modern: Any, key: str | None) -> tuple[str | None, Any, Any]:

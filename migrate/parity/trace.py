@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from migrate.core.arrays import Array
 from migrate.core.atomic_write import write_text_atomic
-from migrate.core.side_trace import Array, SideTrace, SideTraceError, decode, encode
+from migrate.core.side_trace import SideTrace, SideTraceError, decode, encode
 
 TRACE_FORMAT = "tf1-migrate-parity-trace"
 TRACE_FORMAT_VERSION = 3

@@ -68,8 +68,7 @@ def compare_parses(legacy: Surface, modern: Surface) -> list[str]:
 
 
 def _numpy(value: Any) -> Array:
-    array = np.asarray(value.numpy() if hasattr(value, "numpy") else value)
-    return array
+    return np.asarray(value.numpy() if hasattr(value, "numpy") else value)
 
 
 def answer(function: Any, inputs: Mapping[str, Array]) -> dict[str, Array]:

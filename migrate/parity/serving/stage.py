@@ -21,14 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from migrate.core.side_trace import SideTrace
+from migrate.parity.options import Progress
 from migrate.parity.pair import Pair, PairError
 from migrate.parity.serving.check import check_serving
 from migrate.parity.serving.export import export_estimator, export_keras
 from migrate.parity.serving.requests import take_examples
 from migrate.parity.serving.surface import ServingError, read_surface
 from migrate.parity.stages import Stage, skipped
-
-Progress = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -87,13 +86,12 @@ def compare_exports(pair: Pair, params: dict[str, Any], legacy_dir: Path, modern
     return check_serving(legacy, modern, source, tolerance, values)
 
 
-def record_legacy_export(run: Any) -> None:
-    """`--side legacy`: export the trained Estimator now; the trace records where (for `--against` later)."""
-    pair, config = run.pair, run.config
-    if pair.has_serving and run.serving.run:
-        legacy_dir = export_legacy(pair, run.legacy_params, config.seed, run.legacy_prepared.model_dir,
-                                   run.serving_dir / "legacy", run.progress)
-        run.legacy.files["saved_model"] = str(legacy_dir.resolve())
+def record_legacy_export(run: Any) -> Path:
+    """Export the Estimator `run` trained; the legacy trace records where (for `--against` later)."""
+    legacy_dir = export_legacy(run.pair, run.legacy_params, run.config.seed, run.legacy_prepared.model_dir,
+                               run.serving_dir / "legacy", run.progress)
+    run.legacy.files["saved_model"] = str(legacy_dir.resolve())
+    return legacy_dir
 
 
 def serving_stage(run: Any, result: Any) -> Stage | None:
@@ -107,12 +105,8 @@ def serving_stage(run: Any, result: Any) -> Stage | None:
         return skipped("serving", "an earlier stage failed")
     directory, started = run.serving_dir, time.perf_counter()
     modern_dir = export_modern(pair, run.modern_params, run.modern.model, directory / "modern", run.progress)
-    if run.legacy_prepared is not None:
-        legacy_dir = export_legacy(pair, run.legacy_params, config.seed, run.legacy_prepared.model_dir,
-                                   directory / "legacy", run.progress)
-        run.legacy.files["saved_model"] = str(legacy_dir.resolve())
-    else:
-        legacy_dir = recorded_saved_model(run.legacy, pair.origin)
+    legacy_dir = (record_legacy_export(run) if run.legacy_prepared is not None
+                  else recorded_saved_model(run.legacy, pair.origin))
     stage = compare_exports(pair, run.modern_params, legacy_dir, modern_dir, run.serving.tolerance, directory,
                             run.progress, values=config.mode == "exact")
     # the duration is shown, not put in the summary: the same command must write the same summary

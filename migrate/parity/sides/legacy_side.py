@@ -23,15 +23,16 @@ from typing import Any, NamedTuple
 import numpy as np
 import tensorflow as tf
 
+from migrate.core.arrays import Array
 from migrate.core.mapping import Weight
-from migrate.core.side_trace import Array, Event, FirstBatch, Forward, SideTrace
+from migrate.core.side_trace import Event, FirstBatch, Forward, SideTrace
+from migrate.parity.options import Progress
 from migrate.parity.pair import Pair, PairError
 from migrate.parity.read_params import with_entries
 from migrate.parity.sides.seeding import seed_everything
 from migrate.parity.sides.step_recorder import Digest, Snapshots, StepRecorder
-from migrate.parity.stages import LAYER_INPUT_ROWS, batch_fingerprint, batch_structure
+from migrate.parity.stages import LAYER_INPUT_ROWS, batch_fingerprint, batch_structure, constant_value
 
-Progress = Callable[[str], None]
 LOSS_COLLECTION = "migrate_parity_loss"
 NEVER = 10**9  # checkpoint/summary cadence that leaves only the step-0 and final checkpoints
 
@@ -99,24 +100,33 @@ def run_config(directory: Path, seed: int) -> tf.estimator.RunConfig:
     )
 
 
-def _constant_value(array: Array) -> float | None:
-    flat = np.asarray(array).ravel()
-    return float(flat[0]) if flat.size and np.all(flat == flat[0]) else None
+def seeded_global_step(seed: int) -> Any:
+    """Every random source seeded for the graph being built, and its global step."""
+    seed_everything(seed)
+    tf.compat.v1.set_random_seed(seed)
+    return tf.compat.v1.train.get_or_create_global_step()
+
+
+def train_graph(pair: Pair, params: dict[str, Any], seed: int, config: Any) -> tuple[Any, Any, Any, Any]:
+    """The model_fn's TRAIN graph, seeded, in the current graph: its global step, input (features, labels) and spec."""
+    global_step = seeded_global_step(seed)
+    features, labels = input_tensors(pair, "train_input_fn", params)
+    return global_step, features, labels, call_model_fn(pair, features, labels, tf.estimator.ModeKeys.TRAIN, params, config)
+
+
+def initialize(session: Any) -> None:
+    session.run([tf.compat.v1.global_variables_initializer(), tf.compat.v1.local_variables_initializer(),
+                 tf.compat.v1.tables_initializer()])
 
 
 def draw_initial_values(pair: Pair, params: dict[str, Any], seed: int, config: Any,
                         state_names: list[str]) -> dict[str, Array]:
     """The trainable and state variables' initial values from a fresh TRAIN graph, every random source seeded."""
     with tf.Graph().as_default():
-        seed_everything(seed)
-        tf.compat.v1.set_random_seed(seed)
-        tf.compat.v1.train.get_or_create_global_step()
-        features, labels = input_tensors(pair, "train_input_fn", params)
-        call_model_fn(pair, features, labels, tf.estimator.ModeKeys.TRAIN, params, config)
+        train_graph(pair, params, seed, config)
         tracked = tracked_variables(state_names)
         with tf.compat.v1.Session() as session:
-            session.run([tf.compat.v1.global_variables_initializer(), tf.compat.v1.local_variables_initializer(),
-                         tf.compat.v1.tables_initializer()])
+            initialize(session)
             values: dict[str, Array] = session.run(tracked)
             return values
 
@@ -136,19 +146,14 @@ def prepare(pair: Pair, params: dict[str, Any], seed: int, workdir: Path) -> Pre
     model_dir.mkdir(parents=True, exist_ok=True)
     config = run_config(model_dir, seed)
     with tf.Graph().as_default() as graph:
-        seed_everything(seed)
-        tf.compat.v1.set_random_seed(seed)
-        global_step = tf.compat.v1.train.get_or_create_global_step()
-        features, labels = input_tensors(pair, "train_input_fn", params)
-        spec = call_model_fn(pair, features, labels, tf.estimator.ModeKeys.TRAIN, params, config)
+        global_step, features, labels, spec = train_graph(pair, params, seed, config)
         if spec.train_op is None or spec.loss is None:
             raise PairError(f"{pair.origin}: model_fn in TRAIN mode returned no train_op or no loss.")
         trainable = tf.compat.v1.trainable_variables()
         optimizers = tf1_optimizers_of(graph, trainable, tf.compat.v1.global_variables())
         saver = tf.compat.v1.train.Saver(save_relative_paths=True)
         with tf.compat.v1.Session() as session:
-            session.run([tf.compat.v1.global_variables_initializer(), tf.compat.v1.local_variables_initializer(),
-                         tf.compat.v1.tables_initializer()])
+            initialize(session)
             values = session.run({v.op.name: v for v in trainable})
             try:
                 first_batch = session.run((features, labels))
@@ -160,18 +165,21 @@ def prepare(pair: Pair, params: dict[str, Any], seed: int, workdir: Path) -> Pre
             state_names = [name for name in state_names if name in by_name and name not in values]
             state = {name: by_name[name] for name in state_names}
             values.update(session.run(state))
-    weights = [Weight(v.op.name, tuple(v.shape.as_list()), v.dtype.base_dtype.name) for v in trainable]
+    weights = [weight_of(v.op.name, v) for v in trainable]
     redrawn = draw_initial_values(pair, params, seed, config, state_names)
     unseeded = [name for name, value in values.items() if name in redrawn and not np.array_equal(value, redrawn[name])]
     trace = SideTrace(
         "legacy", versions=versions(), forward=predicted, variables=weights,
-        state=[Weight(name, tuple(variable.shape.as_list()), variable.dtype.base_dtype.name)
-               for name, variable in state.items()],
-        constant_init={name: _constant_value(value) for name, value in values.items()},
+        state=[weight_of(name, variable) for name, variable in state.items()],
+        constant_init={name: constant_value(value) for name, value in values.items()},
         first_batch=FirstBatch(batch_fingerprint(first_batch), batch_structure(first_batch)),
         optimizers=optimizers, unseeded=unseeded,
     )
     return Prepared(model_dir, checkpoint, values, first_batch, state_names, trace)
+
+
+def weight_of(name: str, variable: Any) -> Weight:
+    return Weight(name, tuple(variable.shape.as_list()), variable.dtype.base_dtype.name)
 
 
 def forward(pair: Pair, params: dict[str, Any], seed: int, config: Any, features: Any,
@@ -180,9 +188,7 @@ def forward(pair: Pair, params: dict[str, Any], seed: int, config: Any, features
     and the names of its state variables: the non-trainable variables the PREDICT graph creates (batch-norm
     moving statistics; not the optimizer's, which only the TRAIN graph has)."""
     with tf.Graph().as_default():
-        seed_everything(seed)
-        tf.compat.v1.set_random_seed(seed)
-        global_step = tf.compat.v1.train.get_or_create_global_step()
+        global_step = seeded_global_step(seed)
         # fed through placeholders, not embedded as constants: Grappler would fold the whole network at optimisation
         # time with other kernels than the ones training uses
         placeholders = tf.nest.map_structure(
@@ -197,8 +203,7 @@ def forward(pair: Pair, params: dict[str, Any], seed: int, config: Any, features
         stored = set(dict(tf.train.list_variables(checkpoint)))
         restorable = [v for v in tf.compat.v1.global_variables() if checkpoint_name(v) in stored]
         with tf.compat.v1.Session() as session:
-            session.run([tf.compat.v1.global_variables_initializer(), tf.compat.v1.local_variables_initializer(),
-                         tf.compat.v1.tables_initializer()])
+            initialize(session)
             tf.compat.v1.train.Saver(restorable).restore(session, checkpoint)
             feed = dict(zip(tf.nest.flatten(placeholders), tf.nest.flatten(features)))
             outputs = session.run(spec.predictions, feed_dict=feed)

@@ -17,9 +17,11 @@ import numpy as np
 import tensorflow as tf
 from tensorflow import keras
 
+from migrate.core.arrays import Array
 from migrate.core.keras_weights import weight_path, weight_records
 from migrate.core.mapping import Match, Weight, to_keras_layout
-from migrate.core.side_trace import Array, Event, SideTrace
+from migrate.core.side_trace import Event, SideTrace
+from migrate.parity.options import Progress
 from migrate.parity.pair import Pair, PairError
 from migrate.parity.read_params import with_entries
 from migrate.parity.sides.keras_training import (
@@ -32,9 +34,7 @@ from migrate.parity.sides.keras_training import (
 )
 from migrate.parity.sides.seeding import seed_everything
 from migrate.parity.sides.step_recorder import Digest, Snapshots, StepRecorder
-from migrate.parity.stages import LAYER_INPUT_ROWS
-
-Progress = Callable[[str], None]
+from migrate.parity.stages import LAYER_INPUT_ROWS, constant_value
 
 
 def versions() -> dict[str, str]:
@@ -138,16 +138,12 @@ class ModernSide:
         model = model or self.model
         if model is not self.model:
             self.ensure_built(self._first_features, model)
-        position = {name: index for index, name in enumerate(self.names)}
-        variables = model.trainable_weights
-        for name, value in to_keras_layout(matches, initial_weights).items():
-            variable = variables[position[name]]
-            variable.assign(np.asarray(value).astype(tf.as_dtype(variable.dtype).as_numpy_dtype))
-        state_position = {name: index for index, name in enumerate(self.state_names)}
-        state = state_variables(model)
-        for name, value in to_keras_layout(self.state_matches, initial_weights).items():
-            variable = state[state_position[name]]
-            variable.assign(np.asarray(value).astype(tf.as_dtype(variable.dtype).as_numpy_dtype))
+        for names, variables, rows in ((self.names, model.trainable_weights, matches),
+                                       (self.state_names, state_variables(model), self.state_matches)):
+            position = {name: index for index, name in enumerate(names)}
+            for name, value in to_keras_layout(rows, initial_weights).items():
+                variable = variables[position[name]]
+                variable.assign(np.asarray(value).astype(tf.as_dtype(variable.dtype).as_numpy_dtype))
 
     def rebuild(self, matches: list[Match], initial_weights: dict[str, Array]) -> None:
         """A fresh model holding the initial weights, used from here on.
@@ -201,11 +197,7 @@ class ModernSide:
         return [optimizer_class(optimizer) for optimizer in optimizers_of(self.model)]
 
     def initial_constants(self) -> dict[str, float | None]:
-        result = {}
-        for name, variable in zip(self.names, self.model.trainable_weights):
-            flat = np.asarray(variable.numpy()).ravel()
-            result[name] = float(flat[0]) if flat.size and np.all(flat == flat[0]) else None
-        return result
+        return {name: constant_value(variable.numpy()) for name, variable in zip(self.names, self.model.trainable_weights)}
 
     def train(self, steps: int, progress: Progress, capture: tuple[int, ...] = (),
               model: keras.Model | None = None, digest: Digest | None = None) -> tuple[SideTrace, Snapshots]:

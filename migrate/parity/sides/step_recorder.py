@@ -13,10 +13,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from migrate.core.arrays import Array
 from migrate.core.protocol import losses_by_step, make_event
-from migrate.core.side_trace import Array, Event, SideTrace
+from migrate.core.side_trace import Event, SideTrace
+from migrate.parity.options import Progress
 
-Progress = Callable[[str], None]
 Values = dict[str, Array]
 Digest = Callable[[Values], dict[str, str]]
 TRAINING_FIELDS = ("losses", "steps_run", "nan_at", "train_events", "first_update_step", "after_first_step")
