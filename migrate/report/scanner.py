@@ -10,7 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import NamedTuple, TextIO
@@ -162,23 +162,36 @@ def analyse_all(sources: list[SourceFile], options: ScanOptions) -> list[FileRes
     (`migrate.report.wrapper_lookup`), in a pool of workers forked once (serially for a few files or `--jobs 1`)."""
     jobs = options.jobs or os.cpu_count() or 1
     progress = _Progress(options.progress, len(sources))
-    claims = Claims(len(sources))
     results: dict[str, FileResult] = {}
     if jobs <= 1 or len(sources) < PARALLEL_THRESHOLD:
-        lookup = _lookup(sources, claims, options.max_bytes, options.callbacks_dir)
+        lookup = _lookup(sources, Claims(len(sources)), options.max_bytes, options.callbacks_dir)
         for index in range(len(sources)):
             progress.advance(_keep(results, _analysed([index], lookup)))
-        progress.close()
-        return list(results.values())
-    forked = "fork" in multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork") if forked else None
-    arguments = (sources, claims if forked else None, options.max_bytes, options.callbacks_dir)
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start_worker, initargs=arguments) as executor:
-        futures = [executor.submit(analyse_chunk, chunk) for chunk in _balanced_chunks(sources)]
-        for future in as_completed(futures):
-            progress.advance(_keep(results, future.result()))
+    else:
+        _analyse_in_pool(sources, options, jobs, lambda new: progress.advance(_keep(results, new)))
     progress.close()
     return list(results.values())
+
+
+def _analyse_in_pool(
+    sources: list[SourceFile], options: ScanOptions, jobs: int, receive: Callable[[list[FileResult]], None]
+) -> None:
+    """The chunks analysed by `jobs` workers sharing their claims and the wrappers found (a temporary directory)."""
+    import shutil  # only a parallel run shares wrappers through files (a serial run on a few files starts faster)
+    import tempfile
+
+    forked = "fork" in multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork") if forked else None
+    directory = tempfile.mkdtemp(prefix="migrate-report-")
+    claims = Claims(len(sources), directory)
+    arguments = (sources, claims if forked else None, options.max_bytes, options.callbacks_dir)
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start_worker, initargs=arguments) as executor:
+            futures = [executor.submit(analyse_chunk, chunk) for chunk in _balanced_chunks(sources)]
+            for future in as_completed(futures):
+                receive(future.result())
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def _keep(results: dict[str, FileResult], new: list[FileResult]) -> int:

@@ -6,9 +6,9 @@ needs to know that another file's function returns a TensorFlow module
 files whose module is `pkg.contrib` and reads their wrappers: from this
 process's own analysis of them, or by analysing one no process has started
 yet right there (its result then goes back with the chunk being analysed, and
-no other worker analyses it again: `Claims`). Only a file another process is
-analysing, or one that defines wrappers and was analysed elsewhere, is parsed
-a second time here, for its wrappers alone.
+no other worker analyses it again: `Claims`, which also hands the wrappers of
+a file analysed in one process to the others). Only a file another process is
+still analysing is parsed a second time here, for its wrappers alone.
 
 This replaced a second pass that analysed again, after the whole pool had
 finished, every file calling another file's wrapper: on tensor2tensor, 33 of
@@ -16,6 +16,7 @@ finished, every file calling another file's wrapper: on tensor2tensor, 33 of
 """
 from __future__ import annotations
 
+import marshal
 import mmap
 import os
 from collections.abc import Callable, Sequence
@@ -33,10 +34,13 @@ class Claims:
     """Which files some process has started analysing, in an anonymous shared mapping that worker processes
     forked after its making share (`mmap(-1)` is MAP_SHARED): each file is analysed by the first process to
     claim it. Claiming is a read then a write, not atomic: two processes may both take a file, and the
-    scanner keeps one result per path (`migrate.report.scanner`)."""
+    scanner keeps one result per path (`migrate.report.scanner`). The wrappers of a file that defines
+    some are written to `directory` (one small file each, named by its index) before its state says so;
+    without a directory (one process) they are not shared."""
 
-    def __init__(self, count: int) -> None:
+    def __init__(self, count: int, directory: str | None = None) -> None:
         self.states = mmap.mmap(-1, max(count, 1))
+        self.directory = directory
 
     def claim(self, index: int) -> bool:
         if self.states[index] != FREE:
@@ -45,6 +49,9 @@ class Claims:
         return True
 
     def finish(self, index: int, result: FileResult) -> None:
+        if result.wrappers and self.directory is not None:
+            with open(os.path.join(self.directory, str(index)), "wb") as handle:
+                marshal.dump(result.wrappers, handle)
         self.states[index] = DEFINES_WRAPPERS if result.wrappers else DONE
 
     def release(self, index: int) -> None:
@@ -52,6 +59,16 @@ class Claims:
 
     def state(self, index: int) -> int:
         return self.states[index]
+
+    def wrappers(self, index: int) -> dict[str, str] | None:
+        """The wrappers of a file some process has analysed; None while it is being analysed (or not shared)."""
+        state = self.states[index]
+        if state == DONE:
+            return {}
+        if state == DEFINES_WRAPPERS and self.directory is not None:
+            with open(os.path.join(self.directory, str(index)), "rb") as handle:
+                return marshal.load(handle)
+        return None
 
 
 Analyse = Callable[[SourceFile, "WrapperLookup | None"], FileResult]
@@ -100,14 +117,11 @@ class WrapperLookup:
 
     def _wrappers_of(self, index: int) -> dict[str, str]:
         known = self._wrappers.get(index)
-        if known is not None:
-            return known
-        state = self.claims.state(index)
-        if state == DONE:
-            known = {}
-        else:
+        if known is None:
+            known = self.claims.wrappers(index)
+        if known is None:
             result = None
-            if state == FREE and self._depth < MAX_DEPTH:
+            if self.claims.state(index) == FREE and self._depth < MAX_DEPTH:
                 self._depth += 1
                 try:
                     result = self.analysed(index)
@@ -117,7 +131,7 @@ class WrapperLookup:
                     self.claims.release(index)  # analysed again where it comes, deep recursion is no reason here
                 elif result is not None:
                     self.extra.append(result)
-            if result is None:  # another process's, or a caller's up this stack: its wrappers alone
+            if result is None:  # being analysed by another process, or by a caller up this stack: its wrappers alone
                 result = self.analyse(self.sources[index], None)
             known = result.wrappers
         self._wrappers[index] = known

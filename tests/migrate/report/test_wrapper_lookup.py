@@ -13,13 +13,18 @@ CONTRIB = "def slim():\n    from tensorflow.contrib import slim\n    return slim
 USER = "from pkg import contrib\nwith contrib.slim().arg_scope([]):\n    pass\n"
 
 
-def _lookup(tmp_path: Path, claims: Claims | None = None) -> tuple[WrapperLookup, list[str]]:
-    """A lookup over pkg/user.py (index 0) and pkg/contrib.py (index 1), and the files it analysed, in order."""
-    (tmp_path / "pkg").mkdir()
+def _sources(tmp_path: Path) -> list[SourceFile]:
+    """pkg/user.py (index 0) calling the wrapper of pkg/contrib.py (index 1)."""
+    (tmp_path / "pkg").mkdir(exist_ok=True)
     (tmp_path / "pkg" / "__init__.py").write_text("")
     (tmp_path / "pkg" / "user.py").write_text(USER)
     (tmp_path / "pkg" / "contrib.py").write_text(CONTRIB)
-    sources = [SourceFile(str(tmp_path / "pkg" / name), f"pkg/{name}", str(tmp_path)) for name in ("user.py", "contrib.py")]
+    return [SourceFile(str(tmp_path / "pkg" / name), f"pkg/{name}", str(tmp_path)) for name in ("user.py", "contrib.py")]
+
+
+def _lookup(tmp_path: Path, claims: Claims | None = None) -> tuple[WrapperLookup, list[str]]:
+    """A lookup over `_sources`, and the files it analysed, in order."""
+    sources = _sources(tmp_path)
     analysed: list[str] = []
 
     def analyse(source: SourceFile, wrappers: WrapperSource | None) -> FileResult:
@@ -57,3 +62,15 @@ def test_a_file_done_elsewhere_without_wrappers_is_not_read_again(tmp_path: Path
     user = lookup.analysed(0)
     assert claims.state(1) == DONE and user is not None and user.findings == []
     assert analysed == ["pkg/user.py"]
+
+
+def test_the_wrappers_of_a_file_analysed_elsewhere_are_read_from_the_claims_directory(tmp_path: Path) -> None:
+    shared = tmp_path / "claims"
+    shared.mkdir()
+    claims = Claims(2, str(shared))
+    claims.claim(1)
+    claims.finish(1, analyse_file(_sources(tmp_path)[1]))
+    lookup, analysed = _lookup(tmp_path, claims)
+    user = lookup.analysed(0)
+    assert user is not None and [finding.line for finding in user.findings] == [2]
+    assert analysed == ["pkg/user.py"], "contrib.py's wrappers came from the other process, not a second analysis"
