@@ -17,7 +17,6 @@
 """
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -54,6 +53,7 @@ def _root_uri(root: str | None = None) -> str:
 
 
 def _fingerprints(report: Report) -> list[str]:
+    import hashlib  # here, not at the top: every report run loads every format, and hashlib's OpenSSL start costs 2-3 ms
     from collections import Counter
 
     from migrate.report.baseline import finding_keys
