@@ -182,7 +182,10 @@ def _analyse_in_pool(
 
     forked = "fork" in multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork") if forked else None
-    directory = tempfile.mkdtemp(prefix="migrate-report-")
+    try:
+        directory: str | None = tempfile.mkdtemp(prefix="migrate-report-")
+    except OSError:  # no writable temporary directory: the workers then read each other's wrappers by analysis
+        directory = None
     claims = Claims(len(sources), directory)
     arguments = (sources, claims if forked else None, options.max_bytes, options.callbacks_dir)
     try:
@@ -191,7 +194,8 @@ def _analyse_in_pool(
             for future in as_completed(futures):
                 receive(future.result())
     finally:
-        shutil.rmtree(directory, ignore_errors=True)
+        if directory is not None:
+            shutil.rmtree(directory, ignore_errors=True)
 
 
 def _keep(results: dict[str, FileResult], new: list[FileResult]) -> int:

@@ -34,9 +34,13 @@ class Claims:
     """Which files some process has started analysing, in an anonymous shared mapping that worker processes
     forked after its making share (`mmap(-1)` is MAP_SHARED): each file is analysed by the first process to
     claim it. Claiming is a read then a write, not atomic: two processes may both take a file, and the
-    scanner keeps one result per path (`migrate.report.scanner`). The wrappers of a file that defines
-    some are written to `directory` (one small file each, named by its index) before its state says so;
-    without a directory (one process) they are not shared."""
+    scanner keeps one result per path (`migrate.report.scanner`).
+
+    The wrappers of a file that defines some are written to `directory` (a small file named by its index,
+    renamed into place) before its state says so. Without a directory (one process), or when the file
+    cannot be written, the state stays TAKEN and another process reads those wrappers by analysing the
+    file itself: slower, never wrong.
+    """
 
     def __init__(self, count: int, directory: str | None = None) -> None:
         self.states = mmap.mmap(-1, max(count, 1))
@@ -49,10 +53,10 @@ class Claims:
         return True
 
     def finish(self, index: int, result: FileResult) -> None:
-        if result.wrappers and self.directory is not None:
-            with open(os.path.join(self.directory, str(index)), "wb") as handle:
-                marshal.dump(result.wrappers, handle)
-        self.states[index] = DEFINES_WRAPPERS if result.wrappers else DONE
+        if not result.wrappers:
+            self.states[index] = DONE
+        elif self.directory is not None and _written(os.path.join(self.directory, str(index)), result.wrappers):
+            self.states[index] = DEFINES_WRAPPERS
 
     def release(self, index: int) -> None:
         self.states[index] = FREE
@@ -65,10 +69,26 @@ class Claims:
         state = self.states[index]
         if state == DONE:
             return {}
-        if state == DEFINES_WRAPPERS and self.directory is not None:
+        if state != DEFINES_WRAPPERS or self.directory is None:
+            return None
+        try:
             with open(os.path.join(self.directory, str(index)), "rb") as handle:
                 return marshal.load(handle)
-        return None
+        except (OSError, EOFError, ValueError, TypeError):
+            return None
+
+
+def _written(path: str, wrappers: dict[str, str]) -> bool:
+    """Whether `wrappers` could be written to `path` (through a file of this process's, renamed into place:
+    a reader never sees half of it, even when two processes both took the file)."""
+    partial = f"{path}.{os.getpid()}"
+    try:
+        with open(partial, "wb") as handle:
+            marshal.dump(wrappers, handle)
+        os.replace(partial, path)
+    except OSError:
+        return False
+    return True
 
 
 Analyse = Callable[[SourceFile, "WrapperLookup | None"], FileResult]

@@ -74,3 +74,14 @@ def test_the_wrappers_of_a_file_analysed_elsewhere_are_read_from_the_claims_dire
     user = lookup.analysed(0)
     assert user is not None and [finding.line for finding in user.findings] == [2]
     assert analysed == ["pkg/user.py"], "contrib.py's wrappers came from the other process, not a second analysis"
+
+
+def test_wrappers_that_cannot_be_written_are_read_by_analysing_the_file_again(tmp_path: Path) -> None:
+    claims = Claims(2, str(tmp_path / "not-a-directory"))
+    claims.claim(1)
+    claims.finish(1, analyse_file(_sources(tmp_path)[1]))
+    assert claims.state(1) == TAKEN and claims.wrappers(1) is None
+    lookup, analysed = _lookup(tmp_path, claims)
+    user = lookup.analysed(0)
+    assert user is not None and [finding.line for finding in user.findings] == [2]
+    assert analysed == ["pkg/user.py", "pkg/contrib.py"]
