@@ -107,6 +107,7 @@ class WrapperLookup:
         self._wrappers: dict[int, dict[str, str]] = {}
         self._resolved: dict[str, str | None] = {}
         self._by_stem: dict[str, list[int]] | None = None
+        self._defined: dict[str, list[int]] = {}
         self._depth = 0
 
     def analysed(self, index: int) -> FileResult | None:
@@ -163,8 +164,11 @@ class WrapperLookup:
             self._by_stem = {}
             for index, source in enumerate(self.sources):
                 self._by_stem.setdefault(_last_name(source.path), []).append(index)
-        candidates = self._by_stem.get(module.rpartition(".")[2], ())
-        return [index for index in candidates if module in module_names(self.sources[index])[1]]
+        defining = self._defined.get(module)
+        if defining is None:
+            candidates = self._by_stem.get(module.rpartition(".")[2], ())
+            defining = self._defined[module] = [index for index in candidates if module in module_names(self.sources[index])[1]]
+        return defining
 
 
 def _last_name(path: str) -> str:
