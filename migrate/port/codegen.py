@@ -62,6 +62,7 @@ class ModelCode:
     outputs: dict[str, str]
     loss_lines: list[str]
     loss_expression: str
+    """The loss the EstimatorSpec reports (the step's loss the check compares)."""
     optimizers: dict[str | None, str]
     """Optimizer constructor per value of the selecting param (one entry with key None when there is no choice)."""
     optimizer_param: str | None
@@ -76,6 +77,8 @@ class ModelCode:
     notes: list[str] = field(default_factory=list)
     serving_text: str = ""
     """`serving_signatures(model, params)` and its receivers (`migrate.port.serving`), when the port serves."""
+    minimized_expression: str | None = None
+    """The loss the train_op minimizes, when it is not the reported one (`tf1_losses` then returns both)."""
 
 
 def _indent(lines: list[str], depth: int) -> str:
@@ -171,13 +174,15 @@ class TF1LearningRate(keras.optimizers.schedules.LearningRateSchedule):
 
 
 def _model_class_text(code: ModelCode, layers: list[LayerSpec]) -> str:
-    """`PortedModel`: the layers, `forward` (every output), `call`, `tf1_loss`, `train_step` and `test_step`."""
+    """`PortedModel`: the layers, `forward` (every output), `call`, `tf1_loss(es)`, `train_step` and `test_step`."""
     init = [f"self.{layer.attribute} = {layer.constructor}" for layer in layers]
     init += [f"self.{metric.attribute} = {metric.constructor}" for metric in code.metrics]
     metric_lines = [line for metric in code.metrics for line in
                     [*metric.lines, f"self.{metric.attribute}.update_state({', '.join(metric.arguments)})"]]
     metric_results = "".join(f", {metric.name!r}: self.{metric.attribute}.result()" for metric in code.metrics)
     tracked = ", ".join(["self.loss_tracker", *(f"self.{metric.attribute}" for metric in code.metrics)])
+    method, losses, minimized = ("tf1_losses", "loss, minimized", "minimized") if code.minimized_expression \
+        else ("tf1_loss", "loss", "loss")
     call_body = (f"return self.forward(features, training)[{code.prediction!r}]" if code.prediction
                  else "outputs = self.forward(features, training)\n        return {key: outputs[key] for key in "
                  f"{tuple(code.prediction_keys)!r}}}")
@@ -197,10 +202,7 @@ def _model_class_text(code: ModelCode, layers: list[LayerSpec]) -> str:
     def call(self, features, training=None):
         {call_body}
 
-    def tf1_loss(self, labels, outputs):
-        """The TRAIN-mode loss of the model_fn, op for op."""
-{_indent(code.loss_lines, 2)}
-        return {code.loss_expression}
+{_loss_method_text(code)}
 
     @property
     def metrics(self) -> list:
@@ -210,8 +212,8 @@ def _model_class_text(code: ModelCode, layers: list[LayerSpec]) -> str:
         features, labels = data
         with tf.GradientTape() as tape:
             outputs = self.forward(features, training=True)
-            loss = self.tf1_loss(labels, outputs)
-        gradients = tape.gradient(loss, self.trainable_variables)
+            {losses} = self.{method}(labels, outputs)
+        gradients = tape.gradient({minimized}, self.trainable_variables)
         self.optimizer.apply_gradients(zip(gradients, self.trainable_variables))
         self.loss_tracker.update_state(loss)
         return {{"loss": self.loss_tracker.result(), "step_loss": loss, "global_step": tf.identity(self.optimizer.iterations)}}
@@ -219,11 +221,25 @@ def _model_class_text(code: ModelCode, layers: list[LayerSpec]) -> str:
     def test_step(self, data):
         features, labels = data
         outputs = self.forward(features, training=False)
-        loss = self.tf1_loss(labels, outputs)
+        {"loss, _" if code.minimized_expression else "loss"} = self.{method}(labels, outputs)
         self.loss_tracker.update_state(loss)
 {_indent(metric_lines, 2)}
         return {{"loss": self.loss_tracker.result(){metric_results}}}
 '''
+
+
+def _loss_method_text(code: ModelCode) -> str:
+    """`tf1_loss` (the one loss), or `tf1_losses` (the reported loss and the minimized one) when they differ."""
+    if code.minimized_expression is None:
+        return f'''    def tf1_loss(self, labels, outputs):
+        """The TRAIN-mode loss of the model_fn, op for op."""
+{_indent(code.loss_lines, 2)}
+        return {code.loss_expression}'''
+    return f'''    def tf1_losses(self, labels, outputs):
+        """The TRAIN-mode losses of the model_fn, op for op: the one its EstimatorSpec reports (the step's loss) and
+        the one its train_op minimizes (what `train_step` differentiates)."""
+{_indent(code.loss_lines, 2)}
+        return {code.loss_expression}, {code.minimized_expression}'''
 
 
 @dataclass

@@ -4,7 +4,8 @@ Each TF1 optimizer class maps to the twin of the same updates and the
 attributes its constructor stored (`OPTIMIZER_TWINS`); a learning rate that is
 a tensor (a schedule on the global step), a wrapped optimizer or gradient
 processing between `compute_gradients` and `apply_gradients` is refused with
-the file:line of the `minimize` call, until twins for them exist.
+the file:line of the `minimize` call, until twins for them exist. A `minimize` of
+another loss than the one the EstimatorSpec reports is carried (`minimized_loss`).
 """
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from typing import Any
 
 import tensorflow as tf
 
-from migrate.port.locations import user_location
 from migrate.port.records import Conversion, Problem
 
 OPTIMIZER_TWINS: dict[str, tuple[str, dict[str, str]]] = {
@@ -94,34 +94,29 @@ def _clipping(recorded, calls, spell) -> str | Problem | None:
                    "only tf.clip_by_global_norm has a twin (global_clipnorm); port other gradient processing by hand")
 
 
-def _minimizes_another_loss(recorded, reported) -> Problem | None:
-    """A problem when `minimize` differentiates a tensor other than the EstimatorSpec's loss (through identities):
-    the port's `train_step` differentiates the loss it reports, so it would train on another objective."""
+def minimized_loss(recorded, reported) -> tf.Tensor | None:
+    """The tensor `minimize` differentiates when it is not the EstimatorSpec's loss (through identities), else None.
+
+    A model_fn may report one loss and train on another (a canned-compatible total
+    reported, its batch mean minimized): the port's `train_step` then differentiates
+    this one and reports the other as the step's loss, as the Estimator logs its spec's.
+    """
     minimized = getattr(recorded, "loss", None)
     if minimized is None or reported is None or not hasattr(minimized, "op"):
         return None
     tensor = reported
     while tensor is not minimized and tensor.op.type == "Identity":
         tensor = tensor.op.inputs[0]
-    if tensor is minimized:
-        return None
-    return Problem(recorded.where, f"the train_op minimizes {minimized.op.name} ({user_location(minimized.op.traceback) or '?'}), "
-                                   f"not the loss the EstimatorSpec reports ({reported.op.name}, "
-                                   f"{user_location(reported.op.traceback) or '?'})",
-                   "minimize the loss you report (scale it in the spec's loss, or report the minimized one) and port again")
+    return None if tensor is minimized else minimized
 
 
-def plan_optimizer(recorded, spell, calls=(), schedule: Callable[[Any], str | Problem] | None = None,
-                   reported_loss: Any = None) -> OptimizerPlan | Problem:
+def plan_optimizer(recorded, spell, calls=(),
+                   schedule: Callable[[Any], str | Problem] | None = None) -> OptimizerPlan | Problem:
     """The twin of one recorded `apply_gradients` call, or the problem that stops it.
 
     `schedule(tensor)` writes a learning rate computed from the global step as a
-    Keras `LearningRateSchedule` and returns the code constructing it;
-    `reported_loss` is the EstimatorSpec's loss, which `minimize` must differentiate.
+    Keras `LearningRateSchedule` and returns the code constructing it.
     """
-    other_loss = _minimizes_another_loss(recorded, reported_loss)
-    if other_loss is not None:
-        return other_loss
     optimizer = recorded.optimizer
     kind = type(optimizer).__name__
     if kind not in OPTIMIZER_TWINS:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -231,6 +232,13 @@ def _spec_info(spec: Any) -> TensorInfo:
     return TensorInfo(spec.dtype.name, shape)
 
 
+def _input_key(keyword: str, spec: Any, keys: Mapping[str, Any]) -> str:
+    """The signature input a loaded function's keyword stands for: a key that is no Python name (``curb-weight``)
+    becomes the keyword ``curb_weight``, its spec keeping the key as its name — and a call by the key works
+    (TF 2.15 and 2.21), so a server sees the proto's inputs."""
+    return spec.name if keyword not in keys and getattr(spec, "name", None) in keys else keyword
+
+
 def cross_check(surface: Surface, side: str) -> None:
     """The proto, `tf.saved_model.load` and `saved_model_cli` must tell the same story; else the SavedModel is broken."""
     from_cli = signatures_from_cli_text(surface.saved_model_cli)
@@ -246,7 +254,8 @@ def cross_check(surface: Surface, side: str) -> None:
         if key not in loaded:
             continue
         function = loaded[key]
-        inputs = {name: _spec_info(spec) for name, spec in function.structured_input_signature[1].items()}
+        inputs = {_input_key(name, spec, signature.inputs): _spec_info(spec)
+                  for name, spec in function.structured_input_signature[1].items()}
         if set(inputs) != set(signature.inputs):
             problems.append(f"tf.saved_model.load's `{key}` takes {sorted(inputs)}, saved_model.pb says {sorted(signature.inputs)}")
     if problems:

@@ -33,13 +33,14 @@ from migrate.port.emit import Names, Program, build_program
 from migrate.port.gradient_sums import rounding_note, unordered_sums
 from migrate.port.graph import GraphView, snake, spell
 from migrate.port.inputs import USER_INPUT, plan_input
+from migrate.port.locations import user_location
 from migrate.port.moving_statistics import fused_batch_norms, moving_statistics_note
 from migrate.port.records import Conversion, Port, PortRefused, Problem
 from migrate.port.registry import Porter, Progress, twins
 from migrate.port.serving import NoServing, ServingCode, port_serving
 from migrate.port.target import SourceRef, Target
 from migrate.port.trace import ModeTrace, merged, trace_mode
-from migrate.port.training import OPTIMIZER_NAMES, OptimizerPlan, plan_optimizer
+from migrate.port.training import OPTIMIZER_NAMES, OptimizerPlan, minimized_loss, plan_optimizer
 
 FRONTIER = "__frontier__"
 """Marks, in the loss code, a tensor the forward pass computes (replaced by ``outputs[key]``)."""
@@ -198,7 +199,7 @@ def _optimizer_plans(target: Target, train: ModeTrace, spec: tuple, spell_value,
     if not train.optimizers:
         return {}, None, [Problem(target.model_fn.where, "the TRAIN graph applies no tf.compat.v1.train optimizer",
                                   "train with optimizer.minimize / apply_gradients of a tf.compat.v1.train optimizer")]
-    plan = plan_optimizer(train.optimizers[-1], spell_value, train.calls, schedule, train.spec.loss)
+    plan = plan_optimizer(train.optimizers[-1], spell_value, train.calls, schedule)
     if isinstance(plan, Problem):
         return {}, None, [plan]
     selectors = [key for key, value in target.params.items() if isinstance(value, str) and value.lower() in OPTIMIZER_NAMES]
@@ -322,20 +323,21 @@ def port(target: Target, progress: Progress) -> Port:
                 for op in train.graph.get_operations() if op._id in call.op_ids}  # noqa: SLF001
     spell_value = lambda value: spell(value, spelled, {OPTIMIZER_MARK, *clipping}, influence)  # noqa: E731
     names = Names()
-    loss = _loss_program(train, spelled, influence, names)
+    losses = TrainingLosses.of(train)
+    loss = _loss_program(train, losses, spelled, influence, names)
     metrics, metric_notes = _metric_programs(traces["eval"], train, spelled, influence)
-    network = _network_programs(train, infer, loss, metrics, spelled, influence, names)
+    network = _network_programs(train, infer, loss, losses, metrics, spelled, influence, names)
     schedule = ScheduleWriter(train, spelled, influence)
     optimizers, selector, optimizer_problems = _optimizer_plans(target, train, plan.element_spec, spell_value, schedule)
     problems = network.forward.problems + network.tail.problems + loss.problems + optimizer_problems
     if problems:
         raise PortRefused(_unique(problems))
     layers, variable_map = _bind_weights(target, train, network, loss, metrics, names)
+    loss_lines, loss_expression, minimized_expression = _loss_code(loss, losses)
     model = ModelCode(
         origin=target.spec, layers=layers, call_lines=network.forward.statements + network.tail.statements,
-        outputs=network.outputs,
-        loss_lines=loss.statements[:-1], loss_expression=loss.statements[-1].split(" = ", 1)[1] if loss.statements
-        else loss.expressions[train.spec.loss.name],
+        outputs=network.outputs, loss_lines=loss_lines, loss_expression=loss_expression,
+        minimized_expression=minimized_expression,
         optimizers={key: plan_.constructor for key, plan_ in optimizers.items()}, optimizer_param=selector,
         twin_classes=[plan_.twin for plan_ in optimizers.values()], sample_features=_sample(plan.element_spec[0]),
         schedule_lines=schedule.lines,
@@ -360,6 +362,7 @@ def port(target: Target, progress: Progress) -> Port:
                    *network.tail.conversions, *loss.conversions,
                    *schedule.conversions, *(plan_.conversion for plan_ in optimizers.values())]
     notes, options = _notes_and_options(plan.note, layers, selector, list(optimizers), metric_notes)
+    notes += [losses.note] if losses.note else []
     sums = unordered_sums(train.graph)
     if sums:  # the check then allows what the engine names "the same update summed in another order"
         notes.append(rounding_note(sums))
@@ -406,8 +409,47 @@ def _trace_modes(target: Target, params: dict, element_spec: tuple) -> dict[str,
     return traces
 
 
-def _loss_program(train: ModeTrace, spelled: dict, influence: dict, names: Names) -> Program:
-    """The TRAIN loss written over the labels and the forward tensors it reads (marked `FRONTIER`)."""
+@dataclass(frozen=True)
+class TrainingLosses:
+    """The TRAIN graph's loss the EstimatorSpec reports, and the one its train_op minimizes when that is another."""
+
+    reported: tf.Tensor
+    minimized: tf.Tensor | None = None
+
+    @classmethod
+    def of(cls, train: ModeTrace) -> TrainingLosses:
+        """The losses of a TRAIN trace: its spec's, and what its last optimizer minimizes when that is another."""
+        reported = train.spec.loss
+        return cls(reported, minimized_loss(train.optimizers[-1], reported) if train.optimizers else None)
+
+    @property
+    def targets(self) -> list[tf.Tensor]:
+        return [self.reported] if self.minimized is None else [self.reported, self.minimized]
+
+    @property
+    def note(self) -> str:
+        """PORT.md's note on a minimized loss other than the reported one ("" when they are one)."""
+        minimized = self.minimized
+        if minimized is None:
+            return ""
+        where = [user_location(tensor.op.traceback) or "?" for tensor in (minimized, self.reported)]
+        return (f"two losses: the train_op minimizes {minimized.op.name} ({where[0]}) and the EstimatorSpec reports "
+                f"{self.reported.op.name} ({where[1]}); `train_step` differentiates the first and reports the second "
+                "as the step's loss (and `test_step` as the evaluation loss), as the Estimator trains and logs them, "
+                "so the check compares the reported losses and the weights the minimized one trains")
+
+
+def _loss_code(loss: Program, losses: TrainingLosses) -> tuple[list[str], str, str | None]:
+    """`ModelCode`'s loss fields: the statements, the reported loss's expression, the minimized one's (or None)."""
+    if losses.minimized is not None:
+        return loss.statements, loss.expressions[losses.reported.name], loss.expressions[losses.minimized.name]
+    if loss.statements:  # the last statement computes the loss: returned as its expression, not through a name
+        return loss.statements[:-1], loss.statements[-1].split(" = ", 1)[1], None
+    return [], loss.expressions[losses.reported.name], None
+
+
+def _loss_program(train: ModeTrace, losses: TrainingLosses, spelled: dict, influence: dict, names: Names) -> Program:
+    """The TRAIN losses written over the labels and the forward tensors they read (marked `FRONTIER`)."""
     labels = tf.nest.flatten(train.labels)
     dependent = _dependent_on(train.graph, labels)
     loss_known = {}
@@ -415,7 +457,7 @@ def _loss_program(train: ModeTrace, spelled: dict, influence: dict, names: Names
         if op.name not in dependent and op.type not in ("Const", "VarHandleOp", "VariableV2", "ReadVariableOp"):
             loss_known.update({tensor.name: f"{FRONTIER}{tensor.name}{FRONTIER}" for tensor in op.outputs})
     loss_known.update(_structure_exprs(train.labels, "labels"))
-    return build_program(GraphView(train.graph, [train.spec.loss], loss_known, train.calls, spelled, influence=influence),
+    return build_program(GraphView(train.graph, losses.targets, loss_known, train.calls, spelled, influence=influence),
                          twins(), names)
 
 
@@ -429,10 +471,11 @@ class NetworkPrograms:
     predictions: dict[str, tf.Tensor]
 
 
-def _network_programs(train: ModeTrace, infer: ModeTrace, loss: Program, metrics: list, spelled: dict,
-                      influence: dict, names: Names) -> NetworkPrograms:
+def _network_programs(train: ModeTrace, infer: ModeTrace, loss: Program, losses: TrainingLosses, metrics: list,
+                      spelled: dict, influence: dict, names: Names) -> NetworkPrograms:
     """Write the forward pass and the PREDICT tail; point the loss's and metrics' `FRONTIER` marks at its outputs."""
-    referenced = re.findall(f"{FRONTIER}(.+?){FRONTIER}", "\n".join([*loss.statements, loss.expressions.get(train.spec.loss.name, "")]))
+    referenced = re.findall(f"{FRONTIER}(.+?){FRONTIER}", "\n".join(
+        [*loss.statements, *(loss.expressions.get(tensor.name, "") for tensor in losses.targets)]))
     frontier = [train.graph.get_tensor_by_name(name) for name in dict.fromkeys(referenced)]
     metric_frontier = [twin for metric in metrics for _, twin in metric.frontier]
     predictions = _predictions(infer)

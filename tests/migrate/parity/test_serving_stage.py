@@ -133,3 +133,22 @@ def test_the_three_readings_of_a_savedmodel_are_cross_checked(regressor):
     with pytest.raises(PairError, match=r"legacy side: .* is inconsistent: .*saved_model_cli shows `regression` as predict \(`inputs` string "
                                         r"\(None,\) → `outputs` float32 \(None, 1\)\), saved_model.pb as regress"):
         cross_check(surface, "legacy")
+
+
+@pytest.mark.estimator
+def test_a_signature_input_that_is_no_python_name_reads_as_its_key(tmp_path):
+    """tf.saved_model.load names a `curb-weight` input `curb_weight` (its spec keeps the key, and a call by the key
+    works), so the three readings agree on the proto's key: a feature named like a pandas column is served."""
+    import tensorflow as tf
+
+    from migrate.parity.serving.check import answer
+    from migrate.parity.serving.export import export_keras
+    from migrate.parity.serving.surface import read_surface
+
+    pair = load_pair(REGRESSOR)
+    model = pair.call("build_model", pair.params)
+    spec = tf.TensorSpec([None, 4], tf.float32, name="curb-weight")
+    export_keras(model, {"predict": tf.function(lambda x: {"y": model(x)}, input_signature=[spec])}, tmp_path / "modern")
+    surface = read_surface(tmp_path / "modern", "modern")
+    assert list(surface.signatures["predict"].inputs) == ["curb-weight"]
+    assert answer(surface.functions["predict"], {"curb-weight": [[1.0, 2.0, 3.0, 4.0]]})["y"].shape == (1, 1)

@@ -224,3 +224,35 @@ def test_variables_read_by_raw_ops_become_weights_of_a_raw_layer(tmp_path, capsy
     source, report = (tmp_path / "out" / "keras_model.py").read_text(), (tmp_path / "out" / "PORT.md").read_text()
     assert "self.tf1_variables.tf1['norm/gamma']" in source
     assert "## Raw op clusters" in report and "the variable norm/gamma, read by raw ops" in report
+
+
+
+TOTAL_REPORTED = """
+
+def model_fn(features, labels, mode, params):
+    logits = tf.compat.v1.layers.dense(features, 2, name="out")
+    if mode == tf.estimator.ModeKeys.PREDICT:
+        return tf.estimator.EstimatorSpec(mode, predictions={"logits": logits})
+    per_batch = tf.compat.v1.losses.sparse_softmax_cross_entropy(labels, logits)
+    loss = tf.cast(tf.shape(labels)[0], tf.float32) * per_batch  # reported: the total, as canned estimators do
+    if mode == tf.estimator.ModeKeys.EVAL:
+        return tf.estimator.EstimatorSpec(mode, loss=loss)
+    train_op = tf.compat.v1.train.GradientDescentOptimizer(0.1).minimize(
+        per_batch, global_step=tf.compat.v1.train.get_or_create_global_step())
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+"""
+
+
+def test_a_model_fn_reporting_another_loss_than_it_minimizes_ports_and_holds(tmp_path, capsys):
+    """The cookbook regression's shape: the batch mean minimized, the batch total reported. The port differentiates
+    the first and reports the second, as the Estimator does (differentiating the total would step 4× further: broken)."""
+    target = tmp_path / "target.py"
+    target.write_text(INPUT_FN + TOTAL_REPORTED)
+    assert main(["port", str(target), "--out", str(tmp_path / "out"), "--steps", "3", "--no-serving"]) == 0, \
+        capsys.readouterr().out[-3000:]
+    assert "parity holds over 3 steps" in capsys.readouterr().out
+    source, report = (tmp_path / "out" / "keras_model.py").read_text(), (tmp_path / "out" / "PORT.md").read_text()
+    assert "loss, minimized = self.tf1_losses(labels, outputs)" in source
+    assert "gradients = tape.gradient(minimized, self.trainable_variables)" in source
+    assert f"the train_op minimizes sparse_softmax_cross_entropy_loss/value ({target}:{line_of(target, 'per_batch = ')}) " \
+        f"and the EstimatorSpec reports mul ({target}:{line_of(target, '* per_batch')})" in report
