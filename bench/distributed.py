@@ -128,10 +128,15 @@ def markdown(summary: dict, payload: dict) -> str:
     table = markdown_table(
         ("side", "replication", "workers", "examples per step", "steps/s median (min–max)", "examples/s", "steps/s vs 1 worker",
          "start-up s", "versions"), rows)
-    load = payload["load_average"]
     return (f"{table}\n\n{payload['rounds']} rounds of {payload['steps']} steps (rate over steps "
-            f"{payload['warmup']}–{payload['steps']}), {payload['machine']['cpus']} CPUs, load average "
-            f"{load['before'][0]:.2f} before / {load['after'][0]:.2f} after; {payload['when']}.")
+            f"{payload['warmup']}–{payload['steps']}), {machine_note(payload)}")
+
+
+def machine_note(payload: dict) -> str:
+    """"2 CPUs, load average … before / … after; <when>." — the cluster benches share the machine they measure."""
+    load = payload["load_average"]
+    return (f"{payload['machine']['cpus']} CPUs, load average {load['before'][0]:.2f} before / "
+            f"{load['after'][0]:.2f} after; {payload['when']}.")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,4 +1,4 @@
-"""Distributed parity on the example pairs: `migrate parity --pair examples/<pair>/pair.py --workers 2`, as a user runs it.
+"""Distributed parity on the example pairs and the built-in MNIST pair: `migrate parity --pair examples/<pair>/pair.py --workers 2`, as a user runs it.
 
     .venv/bin/python -m bench.distributed_pairs            # every case below; writes results/distributed_pairs.{json,md}
     .venv/bin/python -m bench.distributed_pairs --only tf1_idiom   # the cases of one pair; writes nothing
@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from bench.common import RESULTS, load_average, machine, markdown_table, publish, timestamp
+from bench.distributed import machine_note
+from migrate.parity.pair import BUILTIN_PAIRS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -36,6 +38,7 @@ class Case(NamedTuple):
 
 
 CASES = (
+    Case("mnist", ("--steps", "40"), "the built-in pair, the run without --pair: the MNIST net, SGD, bit-identical"),
     Case("tf1_idiom", ("--steps", "40"), "dense gradients, mean loss; its TOLERANCE_SCHEDULE \"rounding\" (LSTM "
                                          "weights transformed: another rounding, single-process too)"),
     Case("tf1_idiom", ("--steps", "40", "--save-checkpoints-steps", "8", "--kill", "worker:1@20"),
@@ -78,8 +81,8 @@ def run_case(case: Case, modern_python: str | None) -> dict[str, Any]:
     """One `migrate parity --workers 2` subprocess; its exit code, last stderr line and summary."""
     with tempfile.TemporaryDirectory(prefix="bench-distributed-pairs-") as scratch:
         out = Path(scratch)
-        argv = [sys.executable, "-m", "migrate", "parity", "--pair", str(ROOT / "examples" / case.pair / "pair.py"),
-                "--workers", "2", *case.flags, "--out", str(out)]
+        pair = case.pair if case.pair in BUILTIN_PAIRS else str(ROOT / "examples" / case.pair / "pair.py")
+        argv = [sys.executable, "-m", "migrate", "parity", "--pair", pair, "--workers", "2", *case.flags, "--out", str(out)]
         if modern_python:
             argv += ["--modern-python", modern_python]
         began = time.monotonic()
@@ -117,10 +120,8 @@ def markdown(results: list[dict[str, Any]], payload: dict[str, Any]) -> str:
         ))
     table = markdown_table(("pair", "flags", "exit", "verdict", "first step differing", "max abs Δloss",
                             "accuracy legacy / modern", "seconds", "what it shows"), rows)
-    load = payload["load_average"]
-    return (f"{table}\n\n`migrate parity --pair examples/<pair>/pair.py --workers 2 <flags>`, one run each, "
-            f"{payload['machine']['cpus']} CPUs, load average {load['before'][0]:.2f} before / "
-            f"{load['after'][0]:.2f} after; {payload['when']}.")
+    return (f"{table}\n\n`migrate parity --pair examples/<pair>/pair.py --workers 2 <flags>` (`--pair mnist`: the "
+            f"built-in pair), one run each, {machine_note(payload)}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

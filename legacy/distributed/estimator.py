@@ -17,7 +17,7 @@ its hook added to the spec's training hooks): asynchronous ps training gives a
 non-deterministic update order and checkpoints at racing global steps, so
 neither losses nor the evaluator's per-checkpoint metrics could be compared
 with the `MultiWorkerMirroredStrategy` twin beyond an accuracy band. As in
-`legacy.distributed.pair`, `StepBarrierHook` makes every update average
+`legacy.distributed.pair`, its step barrier hook makes every update average
 exactly one gradient per worker, and worker i (chief 0, worker k = k+1)
 trains at global step s on its slice of global batch s of `train_input_fn`.
 
@@ -25,7 +25,7 @@ Three TF1 waits are shortened, not changed in kind: the 5 s per worker
 index that `train_and_evaluate` sleeps before a worker starts
 (`RunConfig(experimental_max_worker_delay_secs=0)`); the 30 s a non-chief
 `SessionManager` sleeps when the chief has not yet initialised the
-variables (`WaitForChiefHook` polls instead); and the 120 s the chief's
+variables (`wait_for_chief_hook` polls instead); and the 120 s the chief's
 `MonitoredTrainingSession` waits at the end for the `SyncReplicasOptimizer`
 queue runner, which blocks for gradients that never come (the Estimator
 does not pass `stop_grace_period_secs`; `short_stop_grace_period` sets 5 s).
@@ -56,11 +56,14 @@ import numpy as np
 
 from legacy.distributed.pair import (
     Replicated,
+    WorkerRecord,
     check_training_spec,
     evaluate_last_checkpoint,
     model_variables,
     save_initial_weights,
+    step_barrier_hook,
     synchronised_optimizers,
+    wait_for_chief,
     worker_slice,
 )
 from migrate.core.progress_file import ProgressFile
@@ -79,25 +82,17 @@ EVAL_SUMMARY_TAG = "loss"
 
 
 def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, list[str]]]:
-    """(task type, index, training cluster) from ``TF_CONFIG``, with a clear error for what is missing."""
-    try:
-        cluster, task_type, index = read_tf_config(environ)
-        require_roles(cluster, TRAINING_ROLES,
-                      "train_and_evaluate with a parameter server needs one chief and at least one ps.")
-    except TfConfigError as error:
-        raise RoleError(str(error)) from error
+    """(task type, index, training cluster) from ``TF_CONFIG``; a `TfConfigError` names what is missing."""
+    cluster, task_type, index = read_tf_config(environ)
+    require_roles(cluster, TRAINING_ROLES, "train_and_evaluate with a parameter server needs one chief and at least one ps.")
     if len(cluster["chief"]) != 1:
-        raise RoleError(f"TF_CONFIG's cluster has {len(cluster['chief'])} chiefs; it must have exactly one.")
+        raise TfConfigError(f"TF_CONFIG's cluster has {len(cluster['chief'])} chiefs; it must have exactly one.")
     if task_type not in TASK_TYPES:
-        raise RoleError(f"TF_CONFIG's task type {task_type!r} is not one of {list(TASK_TYPES)}.")
-    if task_type == "evaluator":
-        if index != 0:
-            raise RoleError(f"TF_CONFIG's task evaluator:{index}: there is one evaluator, evaluator:0.")
-    else:
-        try:
-            require_task_in_cluster(cluster, task_type, index, TASK_TYPES)
-        except TfConfigError as error:
-            raise RoleError(str(error)) from error
+        raise TfConfigError(f"TF_CONFIG's task type {task_type!r} is not one of {list(TASK_TYPES)}.")
+    if task_type == "evaluator" and index != 0:
+        raise TfConfigError(f"TF_CONFIG's task evaluator:{index}: there is one evaluator, evaluator:0.")
+    if task_type != "evaluator":
+        require_task_in_cluster(cluster, task_type, index, TASK_TYPES)
     return task_type, index, {role: cluster[role] for role in ("chief", "worker", "ps") if cluster.get(role)}
 
 
@@ -146,69 +141,15 @@ def summary_tags(directory: Path) -> list[tuple[int, set[str]]]:
     return sorted(found, key=lambda item: item[0])
 
 
-def _trainer_hooks() -> tuple[Any, Any]:
-    """StepBarrierHook (every trainer) and WaitForChiefHook (non-chief workers), built here so TensorFlow loads
-    lazily."""
+def wait_for_chief_hook(master: str, config: Any) -> Any:
+    """Non-chief: a hook polling until the chief initialised the variables (SessionManager would sleep 30 s)."""
     import tensorflow as tf
 
-    class StepBarrierHook(tf.compat.v1.train.SessionRunHook):
-        """Before its step k+1 a worker waits until every worker finished step k (one gradient each per update).
-
-        `SyncReplicasOptimizer` alone applies the first N gradients it receives,
-        which may be two of one fast worker; `MultiWorkerMirroredStrategy`'s
-        all-reduce takes exactly one per worker. The finished steps live in a
-        ps variable (a global variable, so the chief initialises and saves it).
-        `losses` is filled with this worker's loss per step; `built` holds the
-        loss tensor the model_fn returned.
-        """
-
-        def __init__(self, index: int, workers: int, losses: dict[int, float], progress: ProgressFile,
-                     built: list[Any]) -> None:
-            self.index, self.workers, self.losses, self.progress, self.built = index, workers, losses, progress, built
-            self.step = self.start = 0
-            self.session_ready: float | None = None
-
-        def begin(self) -> None:
-            self._finished = tf.compat.v1.get_variable(
-                "worker_finished_steps", [self.workers], tf.int64, tf.compat.v1.zeros_initializer(), trainable=False)
-            self._finished_step = tf.compat.v1.placeholder(tf.int64, [], name="finished_step")
-            self._mark = tf.compat.v1.scatter_update(self._finished, [self.index], tf.reshape(self._finished_step, [1]))
-            self._slowest = tf.reduce_min(self._finished)
-            self._global_step = tf.compat.v1.train.get_global_step()
-            self._loss = self.built[-1]
-
-        def after_create_session(self, session, coord) -> None:
-            self.step = int(session.run(self._global_step))
-            self.start, self.session_ready = self.step, time.monotonic()
-            session.run(self._mark, {self._finished_step: self.step})
-
-        def before_run(self, run_context):
-            while run_context.session.run(self._slowest) < self.step:
-                time.sleep(0.005)
-            return tf.compat.v1.train.SessionRunArgs(self._loss)
-
-        def after_run(self, run_context, run_values) -> None:
-            self.step += 1
-            run_context.session.run(self._mark, {self._finished_step: self.step})
-            self.losses[self.step] = float(run_values.results)
-            self.progress.write({"step": self.step, "loss": self.losses[self.step], "time": time.time()})
-
     class WaitForChiefHook(tf.compat.v1.train.SessionRunHook):
-        """Non-chief: poll until the chief initialised the variables (SessionManager would sleep 30 s per check)."""
-
-        def __init__(self, master: str, config, timeout: float = 120.0) -> None:
-            self.master, self.config, self.timeout = master, config, timeout
-
         def begin(self) -> None:
-            uninitialized = tf.compat.v1.report_uninitialized_variables(tf.compat.v1.global_variables())
-            deadline = time.monotonic() + self.timeout
-            with tf.compat.v1.Session(self.master, config=self.config) as session:
-                while len(session.run(uninitialized)):
-                    if time.monotonic() > deadline:
-                        raise RoleFailed(f"the chief did not initialise the variables within {self.timeout:.0f} s.")
-                    time.sleep(0.2)
+            wait_for_chief(master, config, tf.compat.v1.report_uninitialized_variables(tf.compat.v1.global_variables()))
 
-    return StepBarrierHook, WaitForChiefHook
+    return WaitForChiefHook()
 
 
 def _evaluator_hooks() -> tuple[Any, Any]:
@@ -266,25 +207,25 @@ def short_stop_grace_period(seconds: float = 5.0) -> None:
         training.MonitoredTrainingSession = functools.partial(original, stop_grace_period_secs=seconds)
 
 
-def _logging_recorder(actions: list[dict[str, Any]], barrier: Any) -> logging.Handler:
+def _logging_recorder(record: WorkerRecord) -> logging.Handler:
     """Records the Estimator's own LoggingTensorHook ("loss = …, step = …") at this worker's step count."""
 
     class Recorder(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            message = record.getMessage()
+        def emit(self, log: logging.LogRecord) -> None:
+            message = log.getMessage()
             if message.startswith("loss = ") and "step = " in message:
-                actions.append({"hook": "LoggingTensorHook", "step": barrier.step})
+                record.act("LoggingTensorHook", record.step)
 
     return Recorder()
 
 
-def _initial_weights_listener(args: argparse.Namespace, actions: list[dict[str, Any]], found: Replicated) -> Any:
+def _initial_weights_listener(args: argparse.Namespace, record: WorkerRecord, found: Replicated) -> Any:
     """The chief's saving listener: records each save and writes the step-0 variables to ``--initial-weights-out``."""
     import tensorflow as tf
 
     class Saved(tf.compat.v1.train.CheckpointSaverListener):
         def after_save(self, session, global_step_value):
-            actions.append({"hook": "CheckpointSaverHook", "step": int(global_step_value)})
+            record.act("CheckpointSaverHook", global_step_value)
             if global_step_value == 0 and args.initial_weights_out is not None:
                 trainable, state = model_variables(found)
                 save_initial_weights(session.run({**trainable, **state}), list(trainable), list(state),
@@ -321,8 +262,6 @@ def train_spec(args: argparse.Namespace, pair: Pair, params: dict[str, Any], tas
     """The TrainSpec: this trainer's slice of every global batch in order, the step barrier."""
     import tensorflow as tf
 
-    _, WaitForChiefHook = _trainer_hooks()
-
     def input_fn() -> Any:
         dataset = pair.call("train_input_fn", params)
         if not isinstance(dataset, tf.data.Dataset):
@@ -332,7 +271,7 @@ def train_spec(args: argparse.Namespace, pair: Pair, params: dict[str, Any], tas
 
     hooks = [] if worker is None else [barrier]  # the evaluator trains nothing
     if task_type == "worker":
-        hooks.insert(0, WaitForChiefHook(config.master, config.session_config))
+        hooks.insert(0, wait_for_chief_hook(config.master, config.session_config))
     return tf.estimator.TrainSpec(input_fn, max_steps=args.steps, hooks=hooks, saving_listeners=listeners)
 
 
@@ -393,36 +332,33 @@ def run_task(args: argparse.Namespace, run: PairRun, task_type: str, index: int,
     config = run_config(args, int(params.get("seed", 0)))
     found, built = Replicated([], []), list[Any]()
     estimator = tf.estimator.Estimator(cluster_model_fn(pair, workers, found, built), config=config, params=params)
-    StepBarrierHook, _ = _trainer_hooks()
-    actions: list[dict[str, Any]] = []
-    losses: dict[int, float] = {}
+    record = WorkerRecord(ProgressFile(args.progress))
     evaluations: list[dict[str, Any]] = []
-    progress = ProgressFile(args.progress)
-    barrier = StepBarrierHook(worker or 0, workers, losses, progress, built)
-    listeners = [_initial_weights_listener(args, actions, found)] if task_type == "chief" else []
+    barrier = step_barrier_hook(worker or 0, workers, record, lambda: built[-1])
+    listeners = [_initial_weights_listener(args, record, found)] if task_type == "chief" else []
     train = train_spec(args, pair, params, task_type, worker, workers, config, barrier, listeners)
-    evaluate = eval_spec(args, pair, params, task_type, actions, evaluations, progress)
+    evaluate = eval_spec(args, pair, params, task_type, record.actions, evaluations, record.progress)
     if task_type == "evaluator":
         wait_for_checkpoint(args.model_dir, args.eval_timeout, "the evaluator")
     short_stop_grace_period()
-    recorder = _logging_recorder(actions, barrier)
+    recorder = _logging_recorder(record)
     tf.compat.v1.logging.set_verbosity(tf.compat.v1.logging.INFO)  # LoggingTensorHook logs at INFO, as TF1 showed
     logging.getLogger("tensorflow").addHandler(recorder)
     began = time.monotonic()
     tf.estimator.train_and_evaluate(estimator, train, evaluate)
     ended = time.monotonic()
     logging.getLogger("tensorflow").removeHandler(recorder)
-    ready = barrier.session_ready or began  # trainers: from the session's creation; the evaluator: all of it
-    actions += _summary_actions(args, task_type)
-    final = max((e["step"] for e in evaluations), default=0) if task_type == "evaluator" else barrier.step
+    ready = record.session_ready or began  # trainers: from the session's creation; the evaluator: all of it
+    record.actions.extend(_summary_actions(args, task_type))
+    final = max((e["step"] for e in evaluations), default=0) if task_type == "evaluator" else record.step
     role = Role("worker" if task_type == "worker" else task_type, f"{task_type}:{index}", pair=pair.origin,
                 engine="Estimator train_and_evaluate + SyncReplicasOptimizer", pid=os.getpid(), workers=workers,
-                start_step=barrier.start, final_step=final, seconds=ended - ready, startup_seconds=ready - began,
+                start_step=record.start, final_step=final, seconds=ended - ready, startup_seconds=ready - began,
                 loss_kind="this worker's loss on its slice of the global batch")
     os.environ.pop("TF_CONFIG", None)  # the chief's own evaluation below is a local Estimator, not a cluster task
     metrics = evaluate_last_checkpoint(pair, params, args.model_dir) if task_type == "chief" else None
-    return role_trace("legacy", role, versions={"tensorflow": tf.__version__}, losses=losses, actions=actions,
-                      metrics=None if metrics is None else {**metrics, "global_step": barrier.step},
+    return role_trace("legacy", role, versions={"tensorflow": tf.__version__}, losses=record.losses,
+                      actions=record.actions, metrics=None if metrics is None else {**metrics, "global_step": record.step},
                       evaluations=evaluations)
 
 
@@ -434,11 +370,7 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
         return 0
     if args.run is None or args.trace is None:
         raise RoleError(f"a {task_type} needs --run and --trace.")
-    try:
-        trace = run_task(args, PairRun.read(args.run), task_type, index, cluster)
-    except PairError as error:
-        raise RoleError(str(error)) from error
-    write_trace(args.trace, trace)
+    write_trace(args.trace, run_task(args, PairRun.read(args.run), task_type, index, cluster))
     return 0
 
 

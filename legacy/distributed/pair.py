@@ -55,7 +55,7 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -65,7 +65,7 @@ import numpy as np
 from migrate.core.progress_file import ProgressFile
 from migrate.core.role_program import RoleError, RoleFailed, RoleProgram, role_trace, run_role_program, write_trace
 from migrate.core.side_trace import Role, SideTrace
-from migrate.core.tf_config import TfConfigError, read_tf_config, require_roles, require_task_in_cluster
+from migrate.core.tf_config import task_of
 from migrate.parity.distributed.pair_run import INITIAL_STATE_KEY, INITIAL_TRAINABLE_KEY, PairRun
 from migrate.parity.pair import Pair, PairError
 
@@ -74,14 +74,8 @@ REPLICATIONS = ("sync", "async")
 
 
 def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, list[str]]]:
-    """(task type, index, cluster) from ``TF_CONFIG``, with a clear error for what is missing."""
-    try:
-        cluster, task_type, index = read_tf_config(environ)
-        require_roles(cluster, ROLES, "between-graph training needs at least one ps and one worker.")
-        require_task_in_cluster(cluster, task_type, index, ROLES)
-    except TfConfigError as error:
-        raise RoleError(str(error)) from error
-    return task_type, index, cluster
+    """(task type, index, cluster) from ``TF_CONFIG``; a `TfConfigError` names what is missing."""
+    return task_of(environ, ROLES, "between-graph training needs at least one ps and one worker.")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -130,6 +124,10 @@ class WorkerRecord:
     step: int = 0
     losses: dict[int, float] = field(default_factory=dict)
     actions: list[dict[str, Any]] = field(default_factory=list)
+    start: int = 0
+    """The global step the session started at (a restarted cluster: its checkpoint's)."""
+    session_ready: float | None = None
+    """When the session was ready to train (`time.monotonic`)."""
 
     def act(self, hook: str, step: int) -> None:
         self.actions.append({"hook": hook, "step": int(step)})
@@ -138,6 +136,47 @@ class WorkerRecord:
         """This worker's loss of the step it just finished (`step`), kept and appended to ``--progress``."""
         self.losses[self.step] = float(value)
         self.progress.write({"step": self.step, "loss": float(value), "time": time.time(), "pid": os.getpid()})
+
+
+def step_barrier_hook(index: int, workers: int, record: WorkerRecord, loss: Callable[[], Any],
+                      device: Any = None) -> Any:
+    """A hook making worker `index` wait, before its step k+1, until every worker finished step k; it keeps each
+    step's loss (`loss()`, the loss tensor once the graph is built) in `record`.
+
+    `SyncReplicasOptimizer` alone applies the first N gradients it receives,
+    which may be two of one fast worker; `MultiWorkerMirroredStrategy`'s
+    all-reduce takes exactly one per worker. The finished steps live in a ps
+    variable (a global variable, created on `device`: the chief initialises
+    it), which each worker marks after its step.
+    """
+    import tensorflow as tf
+
+    class StepBarrierHook(tf.compat.v1.train.SessionRunHook):
+        def begin(self) -> None:
+            with tf.compat.v1.device(device) if device is not None else contextlib.nullcontext():
+                finished = tf.compat.v1.get_variable(
+                    "worker_finished_steps", [workers], tf.int64, tf.compat.v1.zeros_initializer(), trainable=False)
+            self._finished_step = tf.compat.v1.placeholder(tf.int64, [], name="finished_step")
+            self._mark = tf.compat.v1.scatter_update(finished, [index], tf.reshape(self._finished_step, [1]))
+            self._slowest = tf.reduce_min(finished)
+            self._global_step, self._loss = tf.compat.v1.train.get_global_step(), loss()
+
+        def after_create_session(self, session, coord) -> None:
+            record.step = record.start = int(session.run(self._global_step))
+            record.session_ready = time.monotonic()
+            session.run(self._mark, {self._finished_step: record.step})
+
+        def before_run(self, run_context):
+            while run_context.session.run(self._slowest) < record.step:
+                time.sleep(0.005)
+            record.step += 1  # the step this run trains: what every hook's after_run records at, whatever its order
+            return tf.compat.v1.train.SessionRunArgs(self._loss)
+
+        def after_run(self, run_context, run_values) -> None:
+            run_context.session.run(self._mark, {self._finished_step: record.step})
+            record.loss(run_values.results)
+
+    return StepBarrierHook()
 
 
 def run_op(session: Any, op: Any, feed: dict[Any, Any] | None = None) -> Any:
@@ -234,14 +273,13 @@ class PairGraph(NamedTuple):
     spec_chief_hooks: list[Any]
     trainable: dict[str, Any]
     state: dict[str, Any]
-    mark_finished: Any
-    finished_step: Any
-    slowest: Any
     uninitialized: Any
     step_after_update: Any
     """The global step after this worker's update (async: the update's own step, or a later one)."""
     chief_ready: Any
     set_chief_ready: Any
+    ps_device: Any
+    """The `replica_device_setter` that puts the graph's variables on the ps."""
 
 
 def pair_input(pair: Pair, params: dict[str, Any], index: int, workers: int,
@@ -293,26 +331,22 @@ def build_pair_graph(pair: Pair, params: dict[str, Any], args: argparse.Namespac
             spec = call_model_fn(pair, features, labels, tf.estimator.ModeKeys.TRAIN, params)
         check_training_spec(pair, spec, found, synchronous)
         tf.compat.v1.summary.scalar("loss", spec.loss)  # what the Estimator adds for its SummarySaverHook
-        finished = tf.compat.v1.get_variable(
-            "worker_finished_steps", [workers], tf.int64, tf.compat.v1.zeros_initializer(), trainable=False)
         chief_ready = tf.compat.v1.get_variable(
             "chief_ready", [], tf.bool, tf.compat.v1.zeros_initializer(), trainable=False)
     with tf.control_dependencies([spec.train_op]):
         step_after_update = tf.identity(global_step.read_value())  # this update's step, or a later one
-    finished_step = tf.compat.v1.placeholder(tf.int64, [], name="finished_step")
-    mark_finished = tf.compat.v1.scatter_update(finished, [index], tf.reshape(finished_step, [1]))
     trainable, state = model_variables(found)
     uninitialized = None if index == 0 else tf.compat.v1.report_uninitialized_variables(
         tf.compat.v1.global_variables())
     return PairGraph(global_step, spec.loss, spec.train_op, found.optimizers[0] if found.optimizers else None, skip,
                      iterator_init, list(spec.training_hooks or ()), list(spec.training_chief_hooks or ()), trainable,
-                     state, mark_finished, finished_step, tf.reduce_min(finished), uninitialized, step_after_update,
-                     chief_ready, chief_ready.assign(True))
+                     state, uninitialized, step_after_update, chief_ready, chief_ready.assign(True), setter)
 
 
-def worker_hooks(args: argparse.Namespace, graph: PairGraph, is_chief: bool, scaffold: Any,
+def worker_hooks(args: argparse.Namespace, graph: PairGraph, index: int, workers: int, scaffold: Any,
                  record: WorkerRecord) -> tuple[list[Any], list[Any]]:
-    """(every worker's hooks, the chief's hooks): TF1's, each subclassed to record when it acts in `record`."""
+    """(every worker's hooks, the chief's hooks): TF1's, each subclassed to record when it acts in `record`, and
+    the step barrier first (synchronous), so the others see the step it counts."""
     import tensorflow as tf
 
     class Saved(tf.compat.v1.train.CheckpointSaverListener):
@@ -342,9 +376,11 @@ def worker_hooks(args: argparse.Namespace, graph: PairGraph, is_chief: bool, sca
         Summaries(save_steps=every, output_dir=model_dir, scaffold=scaffold),
         StepCounter(every_n_steps=every, output_dir=model_dir),
     ]
-    synchronous = args.replication == "sync" and graph.optimizer is not None  # None: the model_fn brings its own
-    sync_hooks = [graph.optimizer.make_session_run_hook(is_chief, num_tokens=0)] if synchronous else []
-    hooks = sync_hooks + [
+    synchronous = args.replication == "sync"
+    barrier = [step_barrier_hook(index, workers, record, lambda: graph.loss, graph.ps_device)] if synchronous else []
+    own = graph.optimizer is None  # the model_fn brings its own SyncReplicasOptimizer (its hook in the spec's)
+    sync_hooks = [] if own or not synchronous else [graph.optimizer.make_session_run_hook(index == 0, num_tokens=0)]
+    hooks = barrier + sync_hooks + [
         Logging({"step": graph.global_step, "loss": graph.loss}, every_n_iter=every),
         tf.compat.v1.train.StopAtStepHook(last_step=args.steps),
     ]
@@ -371,19 +407,13 @@ def save_initial_weights(values: dict[str, Any], trainable: Sequence[str], state
     os.replace(partial, path)
 
 
-def train_pair_synchronously(session, graph: PairGraph, args: argparse.Namespace, record: WorkerRecord) -> None:
-    """Train to ``--steps``, each step waiting until every worker finished the previous one."""
-    run_op(session, graph.mark_finished, {graph.finished_step: record.step})
-    while record.step < args.steps and not session.should_stop():
-        while run_op(session, graph.slowest) < record.step:
-            time.sleep(0.005)
-        record.step += 1
-        _, value = session.run([graph.train_op, graph.loss])
-        run_op(session, graph.mark_finished, {graph.finished_step: record.step})
-        record.loss(value)
+def train_pair_synchronously(session, graph: PairGraph, record: WorkerRecord) -> None:
+    """Train until `StopAtStepHook` stops it, each step behind the step barrier (which records its loss)."""
+    while not session.should_stop():
+        session.run(graph.train_op)
 
 
-def train_pair_asynchronously(session, graph: PairGraph, args: argparse.Namespace, record: WorkerRecord) -> None:
+def train_pair_asynchronously(session, graph: PairGraph, record: WorkerRecord) -> None:
     """Train on this worker's own batches until `StopAtStepHook` stops it, waiting for nobody but the chief's
     first read of the weights (the other side copies the step-0 values the chief reads)."""
     while not run_op(session, graph.chief_ready):
@@ -404,9 +434,10 @@ def train_pair_worker(pair: Pair, params: dict[str, Any], args: argparse.Namespa
     config = tf.compat.v1.ConfigProto(device_filters=["/job:ps", f"/job:worker/task:{index}"])
     with tf.Graph().as_default():
         graph = build_pair_graph(pair, params, args, index, cluster)
-        scaffold = tf.compat.v1.train.Scaffold(saver=tf.compat.v1.train.Saver(max_to_keep=None,
-                                                                              save_relative_paths=True))
-        hooks, chief_hooks = worker_hooks(args, graph, is_chief, scaffold, record)
+        # built when the session is made, after the hooks' `begin`: the step barrier's variable is saved too
+        saver = tf.compat.v1.train.Saver(max_to_keep=None, save_relative_paths=True, defer_build=True)
+        scaffold = tf.compat.v1.train.Scaffold(saver=saver)
+        hooks, chief_hooks = worker_hooks(args, graph, index, len(cluster["worker"]), scaffold, record)
         if not is_chief:
             wait_for_chief(server.target, config, graph.uninitialized)
         began = time.monotonic()
@@ -425,7 +456,7 @@ def train_pair_worker(pair: Pair, params: dict[str, Any], args: argparse.Namespa
                 run_op(session, graph.set_chief_ready)
             trained_from = time.monotonic()
             train = train_pair_synchronously if args.replication == "sync" else train_pair_asynchronously
-            train(session, graph, args, record)
+            train(session, graph, record)
         seconds = time.monotonic() - trained_from
     return start, trained_from - began, seconds
 
@@ -480,11 +511,7 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
         print(f"ps {index} serving at {cluster['ps'][index]}", file=sys.stderr, flush=True)
         server.join()
         return 0
-    try:
-        trace = run_pair_worker(args, index, cluster, server)
-    except PairError as error:
-        raise RoleError(str(error)) from error
-    write_trace(args.trace, trace)
+    write_trace(args.trace, run_pair_worker(args, index, cluster, server))
     return 0
 
 

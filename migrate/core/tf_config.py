@@ -11,9 +11,11 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 
+from migrate.core.cli import UsageError
 
-class TfConfigError(Exception):
-    """``TF_CONFIG`` is missing or is not a cluster spec with a task; the process exits 2 with this message."""
+
+class TfConfigError(UsageError):
+    """``TF_CONFIG`` is missing or is not a cluster spec with a task, or lacks a role: a usage error (exit 2)."""
 
 
 def read_tf_config(environ: Mapping[str, str]) -> tuple[dict[str, list[str]], str, int]:
@@ -43,6 +45,15 @@ def require_task_in_cluster(cluster: Mapping[str, list[str]], task_type: str, in
     """Raise `TfConfigError` unless this process's task is one of `roles` and its index exists in the cluster."""
     if task_type not in roles or not 0 <= index < len(cluster.get(task_type, [])):
         raise TfConfigError(f"TF_CONFIG's task {task_type}:{index} is not in the cluster {json.dumps(cluster)}.")
+
+
+def task_of(environ: Mapping[str, str], roles: Sequence[str], needs: str) -> tuple[str, int, dict[str, list[str]]]:
+    """(task type, index, cluster) of a process whose cluster must have every role of `roles` (`needs` says why)
+    and whose task must be one of them."""
+    cluster, task_type, index = read_tf_config(environ)
+    require_roles(cluster, roles, needs)
+    require_task_in_cluster(cluster, task_type, index, roles)
+    return task_type, index, cluster
 
 
 def task_name(environ: Mapping[str, str]) -> str:

@@ -19,6 +19,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from migrate.core.cli import UsageError
 from migrate.parity.contract import (
     BY_NAME,
     FUNCTION,
@@ -34,8 +35,8 @@ BUILTIN_PAIRS = {"mnist": Path(__file__).resolve().parents[1] / "pairs" / "mnist
 """Pairs shipped with the package, by name (`--pair mnist` is the default)."""
 
 
-class PairError(ValueError):
-    """The pair cannot be used: it does not import, lacks a name, or one of its functions failed."""
+class PairError(UsageError, ValueError):
+    """The pair cannot be used: it does not import, lacks a name, or one of its functions failed (exit code 2)."""
 
 
 @dataclass

@@ -46,17 +46,14 @@ import numpy as np
 from migrate.core.progress_file import ProgressFile
 from migrate.core.role_program import RoleError, RoleProgram, role_trace, run_role_program, write_trace
 from migrate.core.side_trace import Role
-from migrate.core.tf_config import TfConfigError, read_tf_config
+from migrate.core.tf_config import read_tf_config
 from migrate.parity.distributed.pair_run import INITIAL_STATE_KEY, INITIAL_TRAINABLE_KEY, PairRun
 from migrate.parity.pair import Pair, PairError
 
 
 def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, int]:
     """(task type, index, number of workers) from ``TF_CONFIG``, with a clear error for what is missing."""
-    try:
-        cluster, task_type, index = read_tf_config(environ)
-    except TfConfigError as error:
-        raise RoleError(str(error)) from error
+    cluster, task_type, index = read_tf_config(environ)
     if not cluster.get("worker"):
         raise RoleError(f"TF_CONFIG's cluster {sorted(cluster)} has no 'worker' role; MultiWorkerMirroredStrategy needs one.")
     if task_type != "worker" or not 0 <= index < len(cluster["worker"]):
@@ -267,24 +264,21 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
 
     task_type, index, workers = role_from_tf_config(environ)
     began = time.monotonic()
-    try:
-        run_spec = PairRun.read(args.run)
-        run_spec.local_batch(workers)
-        strategy = start_strategy(environ, index)
-        pair, params = run_spec.load(), run_spec.params("modern")
-        side = build_side(pair, params, strategy, args.initial_weights)
-        losses: dict[int, float] = {}
-        begun: dict[str, int] = {}
-        trained_from = time.monotonic()
-        interrupted, record = train(side, strategy, args, pair, params, losses, begun)
-        seconds = time.monotonic() - trained_from
-        final = int(side.model.optimizer.iterations.numpy())
-        is_chief = strategy.extended.should_checkpoint
-        # every worker reads the weights: a sync-on-read one (batch-norm statistics) is all-reduced as it is read
-        weights = side.model.get_weights()
-        metrics = evaluate_outside_strategy(side, pair, params, weights) if is_chief else None
-    except PairError as error:
-        raise RoleError(str(error)) from error
+    run_spec = PairRun.read(args.run)
+    run_spec.local_batch(workers)
+    strategy = start_strategy(environ, index)
+    pair, params = run_spec.load(), run_spec.params("modern")
+    side = build_side(pair, params, strategy, args.initial_weights)
+    losses: dict[int, float] = {}
+    begun: dict[str, int] = {}
+    trained_from = time.monotonic()
+    interrupted, record = train(side, strategy, args, pair, params, losses, begun)
+    seconds = time.monotonic() - trained_from
+    final = int(side.model.optimizer.iterations.numpy())
+    is_chief = strategy.extended.should_checkpoint
+    # every worker reads the weights: a sync-on-read one (batch-norm statistics) is all-reduced as it is read
+    weights = side.model.get_weights()
+    metrics = evaluate_outside_strategy(side, pair, params, weights) if is_chief else None
     role = Role("chief" if is_chief else "worker", f"{task_type}:{index}", pair=pair.origin,
                 engine="MultiWorkerMirroredStrategy", pid=os.getpid(), workers=workers,
                 start_step=begun.get("step", final), final_step=final,

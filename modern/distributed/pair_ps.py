@@ -36,7 +36,7 @@ from typing import Any
 from migrate.core.progress_file import ProgressFile
 from migrate.core.role_program import RoleError, RoleProgram, role_trace, run_role_program, write_trace
 from migrate.core.side_trace import Role, SideTrace
-from migrate.core.tf_config import TfConfigError, read_tf_config, require_roles, require_task_in_cluster
+from migrate.core.tf_config import task_of
 from migrate.parity.distributed.pair_run import PairRun
 from migrate.parity.pair import Pair, PairError
 from modern.distributed.pair import evaluate_outside_strategy, give_initial_weights
@@ -47,14 +47,7 @@ SERVER_ROLES = ("ps", "worker")
 
 def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, list[str]]]:
     """(task type, index, cluster) from ``TF_CONFIG``; the cluster needs a chief (the coordinator), ps and workers."""
-    try:
-        cluster, task_type, index = read_tf_config(environ)
-        require_roles(cluster, ROLES,
-                      "ParameterServerStrategy needs a chief (the coordinator), at least one ps and one worker.")
-        require_task_in_cluster(cluster, task_type, index, ROLES)
-    except TfConfigError as error:
-        raise RoleError(str(error)) from error
-    return task_type, index, cluster
+    return task_of(environ, ROLES, "ParameterServerStrategy needs a chief (the coordinator), at least one ps and one worker.")
 
 
 def serve(cluster: dict[str, list[str]], task_type: str, index: int) -> int:
@@ -222,11 +215,7 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
         return serve(cluster, task_type, index)
     if args.run is None or args.trace is None:
         raise RoleError("the coordinator (chief) needs --run and --trace.")
-    try:
-        trace = coordinate(args, cluster)
-    except PairError as error:
-        raise RoleError(str(error)) from error
-    write_trace(args.trace, trace)
+    write_trace(args.trace, coordinate(args, cluster))
     return 0
 
 

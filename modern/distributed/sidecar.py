@@ -44,19 +44,15 @@ import numpy as np
 from migrate.core.progress_file import ProgressFile
 from migrate.core.role_program import RoleError, RoleFailed, RoleProgram, role_trace, run_role_program, write_trace
 from migrate.core.side_trace import Role, SideTrace
-from migrate.core.tf_config import TfConfigError, read_tf_config
+from migrate.core.tf_config import read_tf_config
 from migrate.parity.distributed.pair_run import PairRun
-from migrate.parity.pair import PairError
 
 EVAL_SUBDIR = "eval"
 
 
 def check_tf_config(environ: dict[str, str]) -> None:
     """This process must be the evaluator of a cluster that has workers (whose chief writes the checkpoints)."""
-    try:
-        cluster, task_type, index = read_tf_config(environ)
-    except TfConfigError as error:
-        raise RoleError(str(error)) from error
+    cluster, task_type, index = read_tf_config(environ)
     if not cluster.get("worker") and not cluster.get("chief"):
         raise RoleError(f"TF_CONFIG's cluster {sorted(cluster)} has no 'worker' or 'chief' role: nobody writes the "
                            "checkpoints this evaluator would evaluate.")
@@ -159,11 +155,7 @@ def evaluate_checkpoints(args: argparse.Namespace) -> SideTrace:
 
 def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     check_tf_config(environ)
-    try:
-        trace = evaluate_checkpoints(args)
-    except PairError as error:
-        raise RoleError(str(error)) from error
-    write_trace(args.trace, trace)
+    write_trace(args.trace, evaluate_checkpoints(args))
     return 0
 
 

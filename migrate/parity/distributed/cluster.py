@@ -123,17 +123,22 @@ def cluster_spec(counts: dict[str, int], ports: list[int], host: str = "127.0.0.
     return spec
 
 
-def last_progress_step(path: Path | None) -> int:
-    """The last global step in a progress file (0 when there is none yet)."""
-    if path is None or not path.exists():
-        return 0
-    step = 0
-    for line in path.read_text(encoding="utf-8").splitlines():
+def progress_records(path: Path | None) -> list[dict[str, Any]]:
+    """The complete lines of a progress file, each with its ``step`` (none when there is no file yet); a line cut
+    short by SIGKILL is skipped."""
+    records = []
+    for line in path.read_text(encoding="utf-8").splitlines() if path is not None and path.exists() else []:
         try:
-            step = int(json.loads(line)["step"])
+            record = json.loads(line)
+            records.append({**record, "step": int(record["step"])})
         except (ValueError, KeyError, TypeError):
             continue
-    return step
+    return records
+
+
+def last_progress_step(path: Path | None) -> int:
+    """The last global step in a progress file (0 when there is none yet)."""
+    return next((record["step"] for record in reversed(progress_records(path))), 0)
 
 
 def _die_with_parent() -> None:

@@ -91,13 +91,12 @@ def pair_run_from_args(args: argparse.Namespace) -> PairRun:
     """The pair (the built-in MNIST one or --pair FILE) and its params, settled as a single-process run settles them."""
     from migrate.parity.distributed.pair_run import pair_run_for
     from migrate.parity.options import ConfigError, from_args
-    from migrate.parity.pair import PairError
     from migrate.parity.run import prepare_tensorflow_environment
 
+    prepare_tensorflow_environment(lambda message: print(message, file=sys.stderr, flush=True))
     try:
-        prepare_tensorflow_environment(lambda message: print(message, file=sys.stderr, flush=True))
-        return pair_run_for(args.pair, from_args(args))
-    except (PairError, ConfigError) as error:
+        return pair_run_for(args.pair, from_args(args))  # a pair that cannot be used is a UsageError itself
+    except ConfigError as error:
         raise UsageError(str(error)) from error
 
 

@@ -20,7 +20,6 @@ while the evaluator is busy is skipped, on both sides). What must hold:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from migrate.core.side_trace import SideTrace
@@ -29,17 +28,6 @@ from migrate.parity.distributed.compare import action_name
 
 LOSS_RELATIVE_TOLERANCE = 1e-5
 MAX_ACCURACY_GAP_INEXACT = 0.005
-
-
-def eval_event_files(model_dir: Path, writer_pids: dict[int, str]) -> list[dict[str, Any]]:
-    """The event files under ``<model_dir>/eval`` with the task whose process wrote each (TF2 names hold the pid)."""
-    files = []
-    for path in sorted((model_dir / "eval").glob("events.out.tfevents.*")):
-        parts = path.name.split(".")
-        pid = int(parts[-3]) if parts[-1] == "v2" and parts[-3].isdigit() else None
-        files.append({"file": path.name, "pid": pid,
-                      "role": "unattributed (no pid in a TF1 event file name)" if pid is None else writer_pids.get(pid, "unknown")})
-    return files
 
 
 def _evaluations(trace: SideTrace | None) -> dict[int, dict[str, Any]]:

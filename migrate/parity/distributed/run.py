@@ -20,7 +20,6 @@ killed worker is restarted alone while the rest of the cluster trains on.
 """
 from __future__ import annotations
 
-import json
 import shutil
 import sys
 import threading
@@ -31,7 +30,7 @@ from typing import Any
 
 from migrate.core.namespace import ROLE_PATH_ENV
 from migrate.core.side_trace import SideTrace, SideTraceError, read_side_trace
-from migrate.parity.distributed import compare, compare_evaluator
+from migrate.parity.distributed import compare
 from migrate.parity.distributed.cluster import (
     Cluster,
     ClusterError,
@@ -40,6 +39,7 @@ from migrate.parity.distributed.cluster import (
     cluster_spec,
     free_ports,
     last_progress_step,
+    progress_records,
 )
 from migrate.parity.distributed.config import DistributedConfig
 from migrate.parity.distributed.sides import EVALUATOR, SIDES, Paths, Side
@@ -62,15 +62,7 @@ def latest_checkpoint_step(model_dir: Path) -> int | None:
 
 
 def read_losses(path: Path) -> dict[int, float]:
-    losses = {}
-    if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            try:
-                record = json.loads(line)
-            except ValueError:
-                continue  # a line cut short by SIGKILL
-            losses[int(record["step"])] = float(record["loss"])
-    return losses
+    return {record["step"]: float(record["loss"]) for record in progress_records(path)}
 
 
 def side_spec(side: str, config: DistributedConfig) -> Side:
@@ -97,21 +89,27 @@ def _role_argv(side: str, config: DistributedConfig, paths: Paths, task_type: st
     return tuple(argv)
 
 
-def files_written(model_dir: Path, writer_pids: dict[int, str]) -> dict[str, Any]:
-    """Checkpoints, event files (with the role whose process wrote each) and worker temp dirs left behind."""
-    checkpoints = sorted(int(path.name[len("model.ckpt-"):-len(".index")]) for path in model_dir.glob("model.ckpt-*.index"))
-    events: list[dict[str, Any]] = []
-    for path in sorted(model_dir.glob("events.out.tfevents.*")):
+def event_files(directory: Path, writer_pids: dict[int, str]) -> list[dict[str, Any]]:
+    """The event files of `directory` with the task whose process wrote each."""
+    events = []
+    for path in sorted(directory.glob("events.out.tfevents.*")):
         # TF2 writers name files <time>.<host>.<pid>.<n>.v2; TF1's FileWriter <time>.<host>, without the pid.
         parts = path.name.split(".")
         pid = int(parts[-3]) if parts[-1] == "v2" and parts[-3].isdigit() else None
         role = "unattributed (no pid in a TF1 event file name)" if pid is None else writer_pids.get(pid, "unknown")
         events.append({"file": path.name, "pid": pid, "role": role})
+    return events
+
+
+def files_written(model_dir: Path, writer_pids: dict[int, str]) -> dict[str, Any]:
+    """Checkpoints, event files (with the role whose process wrote each) and worker temp dirs left behind."""
+    checkpoints = sorted(int(path.name[len("model.ckpt-"):-len(".index")]) for path in model_dir.glob("model.ckpt-*.index"))
+    events = event_files(model_dir, writer_pids)
     leftovers = sorted(path.relative_to(model_dir).as_posix() for path in model_dir.rglob("*workertemp_*"))
     writers = sorted({event["role"] for event in events})
     return {
         "checkpoint_steps": checkpoints, "event_files": events, "event_writers": writers,
-        "worker_temp_dirs_left": leftovers,
+        "eval_event_files": event_files(model_dir / "eval", writer_pids), "worker_temp_dirs_left": leftovers,
         "one_writer": all(writer == "chief" or writer.startswith("unattributed") for writer in writers) and not leftovers,
     }
 
@@ -119,30 +117,15 @@ def files_written(model_dir: Path, writer_pids: dict[int, str]) -> dict[str, Any
 def steps_by_process(paths: list[Path], names: dict[int, str]) -> dict[str, int]:
     """How many steps each process ran, from the ``pid`` of every progress line; `names` maps pids to tasks."""
     counts: dict[str, int] = {}
-    for path in paths:
-        if path.exists():
-            for line in path.read_text(encoding="utf-8").splitlines():
-                try:
-                    pid = json.loads(line).get("pid")
-                except ValueError:
-                    continue
-                if pid is not None:
-                    name = names.get(int(pid), f"pid {pid}")
-                    counts[name] = counts.get(name, 0) + 1
+    for record in (record for path in paths for record in progress_records(path) if record.get("pid") is not None):
+        name = names.get(int(record["pid"]), f"pid {record['pid']}")
+        counts[name] = counts.get(name, 0) + 1
     return dict(sorted(counts.items()))
 
 
 def read_timeline(path: Path) -> list[tuple[int, float]]:
     """(step, time) of every complete line of a progress file."""
-    timeline = []
-    if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            try:
-                record = json.loads(line)
-                timeline.append((int(record["step"]), float(record["time"])))
-            except (ValueError, KeyError, TypeError):
-                continue
-    return timeline
+    return [(record["step"], float(record["time"])) for record in progress_records(path)]
 
 
 def steps_lost_after(timelines: list[list[tuple[int, float]]], killed_at: float) -> dict[str, int | None]:
@@ -259,8 +242,7 @@ def _side_record(spec_of: Side, paths: Paths, counts: dict[str, int], trainers: 
         "evaluator": _role_trace(paths.trace(EVALUATOR, 0, last)) if EVALUATOR in counts else None,
         "metrics": chief.metrics if chief is not None else None,
         "versions": chief.versions if chief is not None else None,
-        "files": {**files_written(paths.model_dir, writer_pids),
-                  "eval_event_files": compare_evaluator.eval_event_files(paths.model_dir, writer_pids)},
+        "files": files_written(paths.model_dir, writer_pids),
         "seconds": {"startup": role.startup_seconds if role else None, "training": role.seconds if role else None,
                     "steps_trained": role.final_step - role.start_step if role else 0},
         "model_dir": str(paths.model_dir),

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from legacy.distributed.estimator import main, role_from_tf_config
-from migrate.core.role_program import RoleError
+from migrate.core.cli import UsageError
 from tests.distributed_runs import mnist_run
 
 CLUSTER = {"chief": ["127.0.0.1:1"], "worker": ["127.0.0.1:2"], "ps": ["127.0.0.1:3"]}
@@ -34,8 +34,8 @@ def test_every_role_comes_from_tf_config_and_the_evaluator_is_outside_the_cluste
     pytest.param(tf_config(CLUSTER, "evaluator", 1), "there is one evaluator", id="second evaluator"),
     pytest.param(tf_config(CLUSTER, "master", 0), "'master' is not one of", id="unknown role"),
 ])
-def test_bad_tf_config_names_what_is_wrong(environ, message):
-    with pytest.raises(RoleError, match=message):
+def test_bad_tf_config_is_a_usage_error_naming_what_is_wrong(environ, message):
+    with pytest.raises(UsageError, match=message):
         role_from_tf_config(environ)
 
 

@@ -6,7 +6,8 @@ import json
 import numpy as np
 import pytest
 
-from legacy.distributed.pair import RoleError, main, role_from_tf_config, worker_slice
+from legacy.distributed.pair import main, role_from_tf_config, worker_slice
+from migrate.core.cli import UsageError
 from tests.distributed_runs import mnist_run
 
 CLUSTER = {"ps": ["127.0.0.1:1"], "worker": ["127.0.0.1:2", "127.0.0.1:3"]}
@@ -28,8 +29,8 @@ def test_the_role_comes_from_tf_config():
     pytest.param(tf_config(CLUSTER, "worker", 2), "task worker:2 is not in the cluster", id="index out of range"),
     pytest.param(tf_config(CLUSTER, "evaluator", 0), "task evaluator:0 is not in the cluster", id="unknown role"),
 ])
-def test_bad_tf_config_names_what_is_wrong(environ, message):
-    with pytest.raises(RoleError, match=message):
+def test_bad_tf_config_is_a_usage_error_naming_what_is_wrong(environ, message):
+    with pytest.raises(UsageError, match=message):
         role_from_tf_config(environ)
 
 

@@ -12,9 +12,10 @@ import keras
 import pytest
 import tensorflow as tf
 
+from migrate.core.cli import UsageError
 from migrate.parity.distributed.cluster import Fault
 from migrate.parity.distributed.run import DistributedConfig, run_distributed
-from modern.distributed.pair import RoleError, main, role_from_tf_config
+from modern.distributed.pair import main, role_from_tf_config
 from tests.distributed_runs import mnist_run
 
 WORKERS = ["127.0.0.1:1", "127.0.0.1:2"]
@@ -27,8 +28,8 @@ WORKERS = ["127.0.0.1:1", "127.0.0.1:2"]
     pytest.param({"TF_CONFIG": json.dumps({"cluster": {"worker": WORKERS}, "task": {"type": "worker", "index": 5}})},
                  "task worker:5 is not one of the 2 workers", id="index out of range"),
 ])
-def test_bad_tf_config_names_what_is_wrong(environ, message):
-    with pytest.raises(RoleError, match=message):
+def test_bad_tf_config_is_a_usage_error_naming_what_is_wrong(environ, message):
+    with pytest.raises(UsageError, match=message):
         role_from_tf_config(environ)
 
 

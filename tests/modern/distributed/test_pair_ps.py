@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from migrate.core.cli import UsageError
 from migrate.parity.pair import Pair
-from modern.distributed.pair_ps import RoleError, main, role_from_tf_config, worker_dataset_fn
+from modern.distributed.pair_ps import main, role_from_tf_config, worker_dataset_fn
 from tests.distributed_runs import mnist_run
 
 CLUSTER = {"chief": ["127.0.0.1:1"], "ps": ["127.0.0.1:2"], "worker": ["127.0.0.1:3", "127.0.0.1:4"]}
@@ -38,8 +39,8 @@ def test_the_role_comes_from_tf_config(task_type, index):
     pytest.param(tf_config(CLUSTER, "worker", 2), "task worker:2 is not in the cluster", id="index out of range"),
     pytest.param(tf_config(CLUSTER, "evaluator", 0), "task evaluator:0 is not in the cluster", id="unknown role"),
 ])
-def test_bad_tf_config_names_what_is_wrong(environ, message):
-    with pytest.raises(RoleError, match=message):
+def test_bad_tf_config_is_a_usage_error_naming_what_is_wrong(environ, message):
+    with pytest.raises(UsageError, match=message):
         role_from_tf_config(environ)
 
 

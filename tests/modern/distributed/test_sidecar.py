@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from migrate.core.role_program import RoleError
+from migrate.core.cli import UsageError
 from migrate.core.side_trace import Action, read_side_trace
 from modern.distributed.sidecar import check_tf_config, main
 from tests.distributed_runs import mnist_run
@@ -29,8 +29,8 @@ def test_the_evaluator_of_a_worker_cluster_is_accepted():
     pytest.param(tf_config({"ps": WORKERS}), "no 'worker' or 'chief' role", id="nobody writes checkpoints"),
     pytest.param(tf_config({"worker": WORKERS}, "worker", 1), "task is worker:1", id="not the evaluator"),
 ])
-def test_bad_tf_config_names_what_is_wrong(environ, message):
-    with pytest.raises(RoleError, match=message):
+def test_bad_tf_config_is_a_usage_error_naming_what_is_wrong(environ, message):
+    with pytest.raises(UsageError, match=message):
         check_tf_config(environ)
 
 

@@ -12,8 +12,9 @@ from migrate.parity.distributed.cluster import Fault
 from migrate.parity.distributed.run import DistributedConfig, run_distributed
 from tests.distributed_runs import mnist_run
 
-ASYNC_STEPS, ASYNC_SAVE_STEPS, ASYNC_KILL_STEP = 48, 12, 6
-"""Long enough that a TF1 worker 1 starting seconds after the chief (which waits for nobody) still joins mid-run."""
+ASYNC_STEPS, ASYNC_SAVE_STEPS, ASYNC_KILL_STEP = 96, 24, 6
+"""Long enough that a TF1 worker 1 starting seconds after the chief (which waits for nobody) still joins mid-run: at 48
+steps the chief, fed by the MNIST pair's input, once finished before worker 1 was killed on a loaded machine."""
 
 
 @pytest.fixture(scope="package")

@@ -10,7 +10,7 @@ from migrate.parity.outputs import write_parity_outputs
 from migrate.parity.render import terminal_summary
 
 pytestmark = pytest.mark.estimator
-STEPS, SAVE_STEPS, KILL_STEP = 48, 12, 6  # as in conftest.py's async_faulted_run
+STEPS, SAVE_STEPS, KILL_STEP = 96, 24, 6  # as in conftest.py's async_faulted_run
 
 
 def test_both_asynchronous_clusters_reach_the_last_step_and_checkpoint_it(async_faulted_run):
@@ -25,9 +25,9 @@ def test_both_asynchronous_clusters_reach_the_last_step_and_checkpoint_it(async_
     assert any(row.modern is not None for row in result.losses.rows)
     gap = abs(result.metrics.legacy["accuracy"] - result.metrics.modern["accuracy"])
     assert result.metrics.accuracy_gap == gap
-    # 48 updates are below the band's calibration (200): the accuracy is reported, not judged, and a note says so
+    # 96 updates are below the band's calibration (200): the accuracy is reported, not judged, and a note says so
     assert result.metrics.max_gap == float("inf") and result.stage("evaluation").ok
-    assert any("reported, not judged" in note and "this run has 48" in note for note in result.notes)
+    assert any("reported, not judged" in note and "this run has 96" in note for note in result.notes)
 
 
 @pytest.mark.parametrize("side", ["legacy", "modern"])
