@@ -54,6 +54,7 @@ class FileFix:
     written: bool = False
     rewrites: int = 0
     diff: str = ""
+    """The change as a unified diff, when it was not written (`--diff`)."""
     skipped: str | None = None
     failed: bool = False
     declined: list[Declined] = field(default_factory=list)
@@ -177,13 +178,14 @@ def fix_file(source: SourceFile, write: bool, max_bytes: int = DEFAULT_MAX_BYTES
     if not outcome.changed:
         return result
     result.changed, result.rewrites = True, outcome.rewrites
-    result.diff = unified_diff(source.display, data, outcome.data, outcome.encoding)
-    if write:
-        try:
-            write_atomically(source.path, data, outcome.data)
-            result.written = True
-        except Unfixable as error:
-            result.skipped, result.failed = str(error), True
+    if not write:
+        result.diff = unified_diff(source.display, data, outcome.data, outcome.encoding)
+        return result
+    try:
+        write_atomically(source.path, data, outcome.data)
+        result.written = True
+    except Unfixable as error:
+        result.skipped, result.failed = str(error), True
     return result
 
 

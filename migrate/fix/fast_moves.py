@@ -17,32 +17,34 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
+from migrate.fix.edits import Edit, Layout, apply_edits
 from migrate.fix.registry import Fix, ModuleMove, module_leaves
-from migrate.fix.renames import physical_lines
+from migrate.fix.renames import match_lines, match_starts, physical_lines
 from migrate.fix.result import Declined, FixResult
 from migrate.scanning.aliases import AliasTable, Binding, dotted_parts
 from migrate.scanning.names import canonical, is_tensorflow
 from migrate.scanning.statements import file_aliases
-from migrate.scanning.walk import descendants, node_fields
+from migrate.scanning.walk import descendants, descendants_on_lines, node_fields
 
 
 def spells_a_moved_module(text: str, fixes: dict[str, Fix]) -> bool:
     """Whether `text` spells the last name of a module `fixes` move (else it has no module move to make)."""
-    return _spelled_leaves(fixes).search(text) is not None
+    return next(match_starts(text, _spelled_leaves(fixes), not_after=""), None) is not None
 
 
 def _spelled_leaves(fixes: dict[str, Fix]) -> re.Pattern[str]:
-    """`\b(app|flags|logging|tf_logging)\b`: how every moved module is spelled at its end."""
+    """`(app|flags|logging|tf_logging)\b` (a whole word: `match_lines`' `not_after`): how every moved module
+    is spelled at its end."""
     return _leaf_pattern(tuple(sorted(module_leaves(fixes))))
 
 
 @lru_cache(maxsize=8)
 def _leaf_pattern(leaves: tuple[str, ...]) -> re.Pattern[str]:
-    return re.compile(r"\b(" + "|".join(map(re.escape, leaves)) + r")\b")
+    return re.compile("(" + "|".join(map(re.escape, leaves)) + r")\b")
 
 
 def _canonical_module(name: str) -> str:
@@ -52,20 +54,21 @@ def _canonical_module(name: str) -> str:
 class _Resolver:
     """What the chains of one module stand for, and their parents."""
 
-    def __init__(self, tree: ast.Module, fixes: dict[str, Fix]) -> None:
-        self.tree = tree
-        self.aliases: AliasTable = file_aliases(tree)
+    def __init__(self, tree: ast.Module, text: str, fixes: dict[str, Fix], aliases: AliasTable | None = None) -> None:
+        self.tree, self.text = tree, text
+        self.aliases: AliasTable = file_aliases(tree) if aliases is None else aliases
         self.moves: dict[str, tuple[ModuleMove, str]] = {
             move.source: (move, fix.code) for fix in fixes.values() for move in fix.moves
         }
         self.parents: dict[int, ast.AST] = {}
         """id(Attribute or keyword) → its parent: all a `Use` asks of the tree's shape."""
         self.attributes: list[ast.Attribute] = []
-        """Every `Load` attribute, in walk order (one walk fills both)."""
-        stack: list[ast.AST] = [tree]
-        Attribute, keyword, Load, AST = ast.Attribute, ast.keyword, ast.Load, ast.AST
-        while stack:  # `ast.iter_child_nodes`' order, through the fields that can hold nodes only (`node_fields`)
-            node = stack.pop()
+        """Every `Load` attribute, in walk order (one walk fills both); when no name is bound to a moved
+        module, only those on the lines that spell one (no other line can use one)."""
+        nodes = descendants(tree) if self.moved_module_bindings() else \
+            descendants_on_lines(tree, match_lines(text, _spelled_leaves(fixes), not_after=""))
+        Attribute, keyword, Load = ast.Attribute, ast.keyword, ast.Load
+        for node in nodes:  # `ast.iter_child_nodes`' order, through the fields that can hold nodes only (`node_fields`)
             for field in node_fields(type(node)):
                 value = getattr(node, field)
                 for child in value if type(value) is list else (value,):
@@ -75,9 +78,6 @@ class _Resolver:
                             self.attributes.append(child)
                     elif type(child) is keyword:
                         self.parents[id(child)] = node
-                    elif not isinstance(child, AST):
-                        continue  # None, or a constant's value
-                    stack.append(child)
 
     def parent(self, node: ast.AST) -> ast.AST | None:
         return self.parents.get(id(node))
@@ -116,7 +116,7 @@ def _assignment_site(resolver: _Resolver, binding: Binding, tree: ast.Module) ->
         return None
     if len(statement.targets) != 1 or type(statement.targets[0]) is not ast.Name or statement.value is not binding.node:
         return None
-    if sum(1 for _ in _bindings_of(tree, binding.name)) != 1:
+    if sum(1 for _ in _bindings_of(tree, resolver.text, binding.name)) != 1:
         return None
     source = resolver.source_of(statement.value)
     if source is None or statement.value.end_lineno != statement.value.lineno:
@@ -186,12 +186,12 @@ class Use:
     def module_defines_function(self, name: str) -> bool:
         defined = any(isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) and statement.name == name
                       for statement in self._resolver.tree.body)
-        return defined and sum(1 for _ in _bindings_of(self._resolver.tree, name)) == 1
+        return defined and sum(1 for _ in _bindings_of(self._resolver.tree, self._resolver.text, name)) == 1
 
 
-def _bindings_of(tree: ast.Module, name: str) -> Iterator[ast.AST]:
-    """Every statement or parameter that binds `name` anywhere in the module."""
-    for node in descendants(tree):
+def _bindings_of(tree: ast.Module, text: str, name: str) -> Iterator[ast.AST]:
+    """Every statement or parameter that binds `name` anywhere in the module (`text`)."""
+    for node in descendants_on_lines(tree, match_lines(text, _naming(name), not_after=".")):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             if node.name == name:
                 yield node
@@ -204,21 +204,17 @@ def _bindings_of(tree: ast.Module, name: str) -> Iterator[ast.AST]:
             yield node
 
 
-class _Edit:
-    """Replace bytes `start`…`end` (UTF-8 offsets, as `ast` gives them) of `line` — through `end_line` — by `text`."""
+def move_modules_fast(
+    text: str, tree: ast.Module, fixes: dict[str, Fix], renames: Sequence[Edit] = (), aliases: AliasTable | None = None,
+) -> FixResult | None:
+    """The module moves by byte spans, or None when the file needs LibCST (see the module docstring).
 
-    __slots__ = ("line", "start", "end", "text", "end_line")
-
-    def __init__(self, line: int, start: int, end: int, text: str, end_line: int | None = None) -> None:
-        self.line, self.start, self.end, self.text = line, start, end, text
-        self.end_line = line if end_line is None else end_line
-
-
-def move_modules_fast(text: str, tree: ast.Module, fixes: dict[str, Fix]) -> FixResult | None:
-    """The module moves by byte spans, or None when the file needs LibCST (see the module docstring)."""
+    `renames`: one-line edits of other spans (TFM513's) made in the same pass when a module moves, so the
+    renamed text need not be parsed again; the result's `layout` then says where every edit went.
+    `aliases`: the module's alias table, when the caller has it."""
     if not spells_a_moved_module(text, fixes):
         return FixResult(text, False)  # no moved module is spelled: no walk needed
-    resolver = _Resolver(tree, fixes)
+    resolver = _Resolver(tree, text, fixes, aliases)
     sites = []
     for binding in resolver.moved_module_bindings():
         site = _assignment_site(resolver, binding, tree)
@@ -246,23 +242,34 @@ def move_modules_fast(text: str, tree: ast.Module, fixes: dict[str, Fix]) -> Fix
     if not kept and not decided.edits:
         return FixResult(text, False, declined=declined)
     lines = physical_lines(text)
-    edits: list[_Edit] | None = list(decided.edits)
+    edits: list[Edit] | None = list(decided.edits)
     for use in decided.kept:
         edits = _with_call_edits(edits, use, lines)
     new_imports: dict[tuple[str, str], str] = {}
-    edits = _use_edits(edits, kept, decided.rebound, tree, lines, new_imports)
-    if edits is None:
+    edits = _use_edits(edits, kept, decided.rebound, tree, text, lines, new_imports)
+    if edits is None or _overlap([*edits, *renames]):
         return None
     site_statements = {id(edit_site.statement): edit_site for edit_site in decided.accepted}
     if new_imports and site_statements:
         new_imports = _merged_into_site(tree, site_statements, new_imports, edits)
-    new_lines = _apply(lines, edits)
+    edits.extend(renames)
+    new_lines = apply_edits(lines, edits)
+    inserted: dict[int, int] = {}
     if new_imports:
         with_imports = _add_imports(new_lines, tree, new_imports, frozenset(site_statements))
         if with_imports is None:
             return None
-        new_lines = with_imports
-    return FixResult("".join(new_lines), True, len(kept) + len(decided.edits), declined)
+        new_lines, merged, inserted = with_imports
+        edits.extend(merged)
+    one_line = all(edit.end_line == edit.line for edit in edits)
+    layout = Layout(tuple(edits), inserted) if one_line else None
+    return FixResult("".join(new_lines), True, len(kept) + len(decided.edits), declined, layout)
+
+
+def _overlap(edits: list[Edit]) -> bool:
+    """Two edits touch the same bytes or insert at the same place: made in one pass, their order would matter."""
+    spans = sorted(((edit.line, edit.start), (edit.end_line, edit.end)) for edit in edits)
+    return any(later[0] < earlier[1] or later[0] == earlier[0] for earlier, later in zip(spans, spans[1:]))
 
 
 def _dotted_uses(resolver: _Resolver) -> list[Use] | None:
@@ -286,7 +293,7 @@ def _dotted_uses(resolver: _Resolver) -> list[Use] | None:
 class _SiteDecisions(NamedTuple):
     """What becomes of the bindings of moved modules (`flags = tf.flags`): each moves with all its uses or stays."""
 
-    edits: list[_Edit]
+    edits: list[Edit]
     """Each accepted binding rewritten to an import of the target."""
     rebound: dict[tuple[str, str], tuple[int, str]]
     """target → (last line of its first accepted binding, the local name it binds)."""
@@ -315,7 +322,7 @@ def _decide_sites(resolver: _Resolver, sites: list[_Site]) -> _SiteDecisions:
             continue
         statement = site.statement
         package, name = site.move.target
-        decided.edits.append(_Edit(statement.lineno, statement.col_offset, statement.end_col_offset or 0,
+        decided.edits.append(Edit(statement.lineno, statement.col_offset, statement.end_col_offset or 0,
                                    f"from {package} import {_alias_text(name, site.local)}", statement.end_lineno))
         end_line = statement.end_lineno or statement.lineno
         target = site.move.target
@@ -325,7 +332,7 @@ def _decide_sites(resolver: _Resolver, sites: list[_Site]) -> _SiteDecisions:
     return decided
 
 
-def _with_call_edits(edits: list[_Edit] | None, use: Use, lines: list[str]) -> list[_Edit] | None:
+def _with_call_edits(edits: list[Edit] | None, use: Use, lines: list[str]) -> list[Edit] | None:
     """`edits` plus those of `use`'s call (renamed keywords, re-aligned continuation lines); None when LibCST must."""
     if edits is None or use.call is None:
         return edits
@@ -337,13 +344,12 @@ def _with_call_edits(edits: list[_Edit] | None, use: Use, lines: list[str]) -> l
 
 
 def _use_edits(
-    edits: list[_Edit] | None, kept: list[Use], rebound: dict[tuple[str, str], tuple[int, str]], tree: ast.Module,
-    lines: list[str], new_imports: dict[tuple[str, str], str],
-) -> list[_Edit] | None:
+    edits: list[Edit] | None, kept: list[Use], rebound: dict[tuple[str, str], tuple[int, str]], tree: ast.Module,
+    text: str, lines: list[str], new_imports: dict[tuple[str, str], str],
+) -> list[Edit] | None:
     """`edits` plus each kept dotted use rewritten to its target's local name: the name a moved binding now
     imports, an existing import of the target, or a new one (into `new_imports`); None when LibCST must."""
     locals_: dict[tuple[str, str], str] = {}
-    used: set[str] | None = None
     star = any(type(statement) is ast.ImportFrom and any(alias.name == "*" for alias in statement.names) for statement in tree.body)
     for use in kept:
         if edits is None:
@@ -353,17 +359,16 @@ def _use_edits(
         if after is not None:
             if use.line <= after[0]:
                 return None  # a dotted use above the binding that becomes an absl import: LibCST's case
-            edits.append(_Edit(use.node.lineno, use.node.col_offset, use.node.end_col_offset or 0, after[1]))
+            edits.append(Edit(use.node.lineno, use.node.col_offset, use.node.end_col_offset or 0, after[1]))
             edits = _with_call_edits(edits, use, lines)
             continue
         if target not in locals_:
-            existing = _existing_import(tree, *target)
+            existing = _existing_import(tree, text, *target)
             if existing is None:
-                used = _used_names(tree) if used is None else used
                 package, name = target
-                local = name if name not in used and not star else f"{package}_{name}"
+                local = name if not star and not _is_used(tree, text, name) else f"{package}_{name}"
                 counter = 2
-                while local in used:
+                while _is_used(tree, text, local):
                     local = f"{package}_{name}_{counter}"
                     counter += 1
                 new_imports[target] = local
@@ -371,13 +376,13 @@ def _use_edits(
                 local = existing
             locals_[target] = local
         spelled = use.node
-        edits.append(_Edit(spelled.lineno, spelled.col_offset, spelled.end_col_offset or 0, locals_[target]))
+        edits.append(Edit(spelled.lineno, spelled.col_offset, spelled.end_col_offset or 0, locals_[target]))
         edits = _with_call_edits(edits, use, lines)
     return edits
 
 
 def _merged_into_site(
-    tree: ast.Module, site_statements: dict[int, _Site], new_imports: dict[tuple[str, str], str], edits: list[_Edit]
+    tree: ast.Module, site_statements: dict[int, _Site], new_imports: dict[tuple[str, str], str], edits: list[Edit]
 ) -> dict[tuple[str, str], str]:
     """The sites are absl imports now: LibCST merges new imports into the first `from absl import` of the
     leading import block, which may be one of them; that site's edit then imports them too. The imports
@@ -406,7 +411,7 @@ def _names_loaded(resolver: _Resolver, name: str) -> list[ast.Name]:
     return sorted(found, key=lambda node: (node.lineno, node.col_offset))
 
 
-def _call_edits(use: Use, lines: list[str]) -> list[_Edit] | None:
+def _call_edits(use: Use, lines: list[str]) -> list[Edit] | None:
     call = use.call
     if call is None:
         return []
@@ -414,7 +419,7 @@ def _call_edits(use: Use, lines: list[str]) -> list[_Edit] | None:
     for keyword in call.keywords:
         renamed = use.move.renamed_keywords.get(keyword.arg) if keyword.arg is not None else None
         if renamed and keyword.arg is not None:
-            edits.append(_Edit(keyword.lineno, keyword.col_offset, keyword.col_offset + len(keyword.arg.encode()), renamed))
+            edits.append(Edit(keyword.lineno, keyword.col_offset, keyword.col_offset + len(keyword.arg.encode()), renamed))
     if use.insert_first_argument:
         end_line, end_column = call.func.end_lineno, call.func.end_col_offset
         if end_line is None or end_column is None:
@@ -424,43 +429,42 @@ def _call_edits(use: Use, lines: list[str]) -> list[_Edit] | None:
             return None
         at = end_column + 1
         empty = not call.args and not call.keywords
-        edits.append(_Edit(end_line, at, at, use.insert_first_argument + ("" if empty else ", ")))
+        edits.append(Edit(end_line, at, at, use.insert_first_argument + ("" if empty else ", ")))
     return edits
 
 
-def _apply(lines: list[str], edits: list[_Edit]) -> list[str]:
-    new = list(lines)
-    for edit in sorted(edits, key=lambda item: (item.line, item.start), reverse=True):  # from the end: offsets stay valid
-        first = new[edit.line - 1].encode("utf-8")
-        last = new[edit.end_line - 1].encode("utf-8")
-        new[edit.line - 1] = (first[:edit.start] + edit.text.encode("utf-8") + last[edit.end:]).decode("utf-8")
-        for index in range(edit.line, edit.end_line):
-            new[index] = ""
-    return new
-
-
-def _used_names(tree: ast.Module) -> set[str]:
-    names = set()
-    for node in descendants(tree):
+def _is_used(tree: ast.Module, text: str, name: str) -> bool:
+    """Whether the module (`text`) has a name `name`: loaded, bound, imported, defined or a parameter."""
+    for node in descendants_on_lines(tree, match_lines(text, _naming(name), not_after=".")):
         if type(node) is ast.Name:
-            names.add(node.id)
+            if node.id == name:
+                return True
         elif type(node) is ast.Import or type(node) is ast.ImportFrom:  # `descendants` leaves their `alias`es out
-            names.update((alias.asname or alias.name).partition(".")[0] for alias in node.names)
+            if any((alias.asname or alias.name).partition(".")[0] == name for alias in node.names):
+                return True
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
-        elif type(node) is ast.arg:
-            names.add(node.arg)
-    return names
+            if node.name == name:
+                return True
+        elif type(node) is ast.arg and node.arg == name:
+            return True
+    return False
 
 
-def _existing_import(tree: ast.Module, package: str, name: str) -> str | None:
+@lru_cache(maxsize=64)
+def _naming(name: str) -> re.Pattern[str]:
+    """`name` as a word; not right after a dot (`match_lines`' `not_after`), it is where a name (not an
+    attribute) `name` can be."""
+    return re.compile(re.escape(name) + r"\b")
+
+
+def _existing_import(tree: ast.Module, text: str, package: str, name: str) -> str | None:
     """The local name of a module-level `from package import name [as x]` bound only there."""
     for statement in tree.body:
         if type(statement) is ast.ImportFrom and statement.level == 0 and statement.module == package:
             for alias in statement.names:
                 if alias.name == name:
                     local = alias.asname or name
-                    if sum(1 for _ in _bindings_of(tree, local)) == 1:
+                    if sum(1 for _ in _bindings_of(tree, text, local)) == 1:
                         return local
     return None
 
@@ -501,9 +505,10 @@ def _first_absl_import(tree: ast.Module, sites: dict[int, _Site]) -> ast.stmt | 
 
 def _add_imports(
     lines: list[str], tree: ast.Module, imports: dict[tuple[str, str], str], sites: frozenset[int] = frozenset()
-) -> list[str] | None:
+) -> tuple[list[str], list[Edit], dict[int, int]] | None:
     """Merge into a leading `from package import ...`, else a new line before the first TensorFlow import of the
-    leading import block, else after that block (as `module_moves._add_imports` does); None when unsure."""
+    leading import block, else after that block (as `module_moves._add_imports` does); None when unsure.
+    With the new lines, the merges as edits of the original lines and how many lines went in before which."""
     body = tree.body
     start, end = _leading_block(tree, sites)
     if any(_shares_line(body, index) for index in range(start, min(end + 1, len(body)))):
@@ -512,6 +517,7 @@ def _add_imports(
     for (package, name), local in sorted(imports.items()):
         by_package.setdefault(package, []).append((name, local))
     insertions: dict[int, list[str]] = {}
+    merges: list[Edit] = []
     new = list(lines)
     newline = _newline(lines)
     for package, names in by_package.items():
@@ -527,6 +533,7 @@ def _add_imports(
                 text = f"from {package} import " + ", ".join(_alias_text(name, local) for name, local in combined)
                 raw = new[statement.lineno - 1].encode("utf-8")
                 new[statement.lineno - 1] = (raw[:statement.col_offset] + text.encode() + raw[statement.end_col_offset:]).decode("utf-8")
+                merges.append(Edit(statement.lineno, statement.col_offset, statement.end_col_offset or 0, text))
                 merged = True
                 break
         if merged:
@@ -545,7 +552,7 @@ def _add_imports(
         if at - 2 >= 0 and at - 2 < len(new) and not new[at - 2].endswith(("\n", "\r")):
             new[at - 2] += newline
         new[at - 1:at - 1] = insertions[at]
-    return new
+    return new, merges, {at: len(added) for at, added in insertions.items()}
 
 
 def _alias_text(name: str, local: str) -> str:

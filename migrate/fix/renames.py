@@ -23,10 +23,11 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
+from migrate.fix.edits import Edit
 from migrate.scanning.aliases import AliasTable, dotted_parts
 from migrate.scanning.statements import file_aliases
 from migrate.scanning.tf1_api import ChangedArguments, changed_arguments, tf1_only
-from migrate.scanning.walk import descendants
+from migrate.scanning.walk import descendants, descendants_on_lines
 
 CODE = "TFM513"
 KEYWORD_CODE = "TFM516"
@@ -49,16 +50,24 @@ def renames() -> dict[str, str]:
 
 
 def plan_renames(
-    tree: ast.Module, codes: frozenset[str] = frozenset({CODE, KEYWORD_CODE}), text: str | None = None
+    tree: ast.Module, codes: frozenset[str] = frozenset({CODE, KEYWORD_CODE}), text: str | None = None,
+    aliases: AliasTable | None = None,
 ) -> list[Rename]:
-    """Every chain (TFM513) and keyword (TFM516) to rename, in source order."""
+    """Every chain (TFM513) and keyword (TFM516) to rename, in source order. With `text` (the module's source)
+    only the lines that spell a renamed name or keyword are walked; `aliases`: the module's alias table, when
+    the caller has it."""
     table = renames() if CODE in codes else {}
     keywords = changed_arguments() if KEYWORD_CODE in codes else {}
-    if text is not None and _spelled(codes).isdisjoint(_WORD.findall(text)):
-        return []  # no renamed name or keyword is spelled: no walk needed
-    aliases = file_aliases(tree)
+    if text is None:
+        nodes = descendants(tree)
+    else:
+        lines = _candidate_lines(text, codes)
+        if not lines:
+            return []  # no renamed name or keyword is spelled: no walk needed
+        nodes = descendants_on_lines(tree, lines)
+    aliases = file_aliases(tree) if aliases is None else aliases
     found: list[Rename] = []
-    for node in _nodes_near(tree, text, codes):
+    for node in nodes:
         if type(node) is ast.Call:
             if keywords and node.keywords:
                 found.extend(_keyword_renames(node, aliases, keywords))
@@ -81,45 +90,81 @@ def plan_renames(
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def _nodes_near(tree: ast.Module, text: str | None, codes: frozenset[str]) -> Iterator[ast.AST]:
-    """The nodes of the top-level statements whose lines spell a renamed name (`.log`) or keyword (`keep_dims=`):
-    a large module with one `tf.log` is not walked whole."""
-    if text is None:
-        yield from descendants(tree)
-        return
-    pattern = _candidates(codes)
-    lines = {text.count("\n", 0, match.start()) + 1 for match in pattern.finditer(text)}
-    if not lines:
-        return
-    for statement in tree.body:
-        end = statement.end_lineno or statement.lineno
-        if any(statement.lineno <= line <= end for line in lines):
-            yield from descendants(statement)
-
-
-@lru_cache(maxsize=4)
-def _candidates(codes: frozenset[str]) -> re.Pattern[str]:
-    names = sorted({name.rpartition(".")[2] for name in renames()}) if CODE in codes else []
-    keywords = sorted(
-        {keyword for entry in changed_arguments().values() for keyword, (_, valid) in entry.removed.items() if valid}
-    ) if KEYWORD_CODE in codes else []
-    parts = []
-    if names:
-        parts.append(r"\.(?:" + "|".join(map(re.escape, names)) + r")\b")
+def _candidate_lines(text: str, codes: frozenset[str]) -> list[int]:
+    """The lines (sorted) that spell a renamed name after a dot (`.log`) or a renamed keyword before `=`
+    (`keep_dims=`): the only lines a rename can be on."""
+    spelled = _spelled(codes).intersection(_WORD.findall(text))
+    if not spelled:
+        return []
+    names = spelled & _renamed_leaves() if CODE in codes else set()
+    keywords = spelled & _renamed_keywords() if KEYWORD_CODE in codes else set()
+    lines = match_lines(text, *map(_after_a_dot, sorted(names)))
     if keywords:
-        parts.append(r"\b(?:" + "|".join(map(re.escape, keywords)) + r")\s*=")
-    return re.compile("|".join(parts) or r"(?!)")
+        lines = sorted({*lines, *match_lines(text, *map(_before_equals, sorted(keywords)), not_after="")})
+    return lines
+
+
+def match_lines(text: str, *patterns: re.Pattern[str], not_after: str | None = None) -> list[int]:
+    """The lines (sorted, numbered as Python numbers them) on which a match of one of `patterns` starts.
+
+    With `not_after`, a match right after a word character or one of those characters does not count: a
+    pattern for a whole word then starts with the word, not `\\b`, so `re` looks only where its first
+    letter is (`\\b` first makes it try every position, ten times slower on a module)."""
+    starts = sorted({start for pattern in patterns for start in match_starts(text, pattern, not_after)})
+    lines: list[int] = []
+    line, previous, bare_returns = 1, 0, "\r" in text
+    for start in starts:  # a match never starts between a `\r` and its `\n`
+        line += text.count("\n", previous, start)
+        if bare_returns:
+            line += text.count("\r", previous, start) - text.count("\r\n", previous, start)
+        previous = start
+        if not lines or lines[-1] != line:
+            lines.append(line)
+    return lines
+
+
+def match_starts(text: str, pattern: re.Pattern[str], not_after: str | None = None) -> Iterator[int]:
+    """Where the matches of `pattern` start (`not_after` as for `match_lines`)."""
+    if not_after is None:
+        yield from (match.start() for match in pattern.finditer(text))
+        return
+    for match in pattern.finditer(text):
+        start = match.start()
+        before = text[start - 1] if start else " "
+        if not (before.isalnum() or before == "_" or before in not_after):
+            yield start
+
+
+@lru_cache(maxsize=1024)
+def _after_a_dot(name: str) -> re.Pattern[str]:
+    """`.name` as a whole word: how a renamed chain ends."""
+    return re.compile(r"\." + re.escape(name) + r"\b")
+
+
+@lru_cache(maxsize=1024)
+def _before_equals(keyword: str) -> re.Pattern[str]:
+    """`keyword=` (spaces allowed): how a renamed keyword is passed (a whole word: `match_lines`' `not_after`)."""
+    return re.compile(re.escape(keyword) + r"\s*=")
+
+
+@lru_cache(maxsize=1)
+def _renamed_leaves() -> frozenset[str]:
+    """The last names of the TF1 names TFM513 renames (`log`, `random_normal`, …)."""
+    return frozenset(name.rpartition(".")[2] for name in renames())
+
+
+@lru_cache(maxsize=1)
+def _renamed_keywords() -> frozenset[str]:
+    """The keywords TFM516 renames (`keep_dims`, `reduction_indices`, …)."""
+    return frozenset(
+        keyword for entry in changed_arguments().values() for keyword, (_, valid) in entry.removed.items() if valid
+    )
 
 
 @lru_cache(maxsize=4)
 def _spelled(codes: frozenset[str]) -> frozenset[str]:
     """The last names of the TF1 names (TFM513) and the keywords (TFM516) the fixes of `codes` rename."""
-    words: set[str] = set()
-    if CODE in codes:
-        words.update(name.rpartition(".")[2] for name in renames())
-    if KEYWORD_CODE in codes:
-        words.update(keyword for entry in changed_arguments().values() for keyword, (_, valid) in entry.removed.items() if valid)
-    return frozenset(words)
+    return (_renamed_leaves() if CODE in codes else frozenset()) | (_renamed_keywords() if KEYWORD_CODE in codes else frozenset())
 
 
 def _written(node: ast.expr, aliases: AliasTable) -> tuple[list[str], str] | None:
@@ -165,6 +210,24 @@ def apply_renames(text: str, planned: list[Rename]) -> str:
             continue  # not spelled plainly (`tf .log`, a comment inside): left as is
         lines[rename.line - 1] = (raw[:rename.start] + rename.new.encode("utf-8") + raw[rename.end:]).decode("utf-8")
     return "".join(lines)
+
+
+def rename_edits(lines: list[str], planned: list[Rename]) -> list[Edit] | None:
+    """The renames `apply_renames` makes, as edits of the original `lines` (physical lines); None when one of
+    them would be made over another it overlaps (then only `apply_renames` says what comes out)."""
+    edits: list[Edit] = []
+    for rename in sorted(planned, key=lambda item: (item.line, -item.start)):
+        raw = lines[rename.line - 1].encode("utf-8")
+        made = [edit for edit in edits[-1:] if edit.line == rename.line and edit.start < rename.end]
+        if made:  # right of it on its line, and into its span: its bytes are the renamed ones
+            for edit in (edit for edit in edits if edit.line == rename.line):  # right to left, as made
+                raw = raw[:edit.start] + edit.text.encode("utf-8") + raw[edit.end:]
+        if raw[rename.start:rename.end].decode("utf-8") != rename.old:
+            continue  # not spelled plainly (`tf .log`, a comment inside): left as is
+        if made:
+            return None
+        edits.append(Edit(rename.line, rename.start, rename.end, rename.new))
+    return edits
 
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")

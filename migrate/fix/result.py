@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from migrate.fix.edits import Layout
+
 
 class FixFailed(Exception):
     """The module cannot be fixed (syntax error, or a rewrite that would not parse)."""
@@ -28,3 +30,6 @@ class FixResult:
     changed: bool
     rewrites: int = 0
     declined: list[Declined] = field(default_factory=list)
+    layout: Layout | None = None
+    """Where the rewrite moved the original lines and columns, when it was made by one-line edits and inserted
+    lines only (None: unknown, as when LibCST wrote the text)."""

@@ -9,6 +9,8 @@ are computed once, and identifiers, flags, operators and contexts are skipped.
 from __future__ import annotations
 
 import ast
+from bisect import bisect_left
+from collections.abc import Sequence
 
 NO_NODES = frozenset({
     "ctx", "id", "attr", "arg", "name", "names", "module", "level", "conversion", "is_async", "kind",
@@ -43,3 +45,40 @@ def descendants(root: ast.AST) -> list[ast.AST]:
             elif isinstance(value, AST):
                 pending.append(value)
     return found
+
+
+def descendants_on_lines(root: ast.AST, lines: Sequence[int]) -> list[ast.AST]:
+    """`root` and the nodes below it whose lines take in one of `lines` (sorted), as `descendants` leaves them out.
+
+    For a rewrite that knows which lines it touches (the lines spelling a renamed
+    name, the lines it edited): a large module is entered only along those lines.
+    A node without a position (`arguments`, `comprehension`, …) is entered; a
+    definition's lines start at its first decorator; an f-string is taken whole
+    (the positions of the expressions inside one are not to be trusted before
+    Python 3.12).
+    """
+    found = []
+    pending = [root]
+    count = len(lines)
+    while pending:
+        node = pending.pop()
+        first = getattr(node, "lineno", None)
+        if first is not None:
+            decorators = getattr(node, "decorator_list", None)
+            if decorators:
+                first = min(first, decorators[0].lineno)
+            index = bisect_left(lines, first)
+            if index == count or lines[index] > (getattr(node, "end_lineno", None) or first):
+                continue
+            if type(node) is ast.JoinedStr:
+                found.extend(descendants(node))
+                continue
+        found.append(node)
+        pending.extend(_children(node))
+    return found
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    """The nodes right below `node` (as `descendants` pushes them)."""
+    return [child for field in node_fields(type(node)) for value in [getattr(node, field)]
+            for child in (value if type(value) is list else [value]) if isinstance(child, ast.AST)]
