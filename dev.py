@@ -139,37 +139,26 @@ def run_main_job(extra: list[str]) -> int:
     return call(python, "-m", "migrate", "parity", *extra, env=training_environment())
 
 
-def lint(python: Path) -> int:
-    """Ruff (pyflakes, pyupgrade, isort, bugbear) over the whole checkout, then mypy over the packages.
-
-    Both are configured in pyproject.toml; mypy keeps its incremental cache in .mypy_cache/ (git-ignored),
-    so only the modules changed since the last run are checked again.
-    """
-    say("lint (ruff check)")
-    ruff = call(python, "-m", "ruff", "check", ".")
-    say("type check (mypy)")
-    mypy = call(python, "-m", "mypy")
-    return ruff or mypy
-
-
 @dataclass(frozen=True)
 class Lane:
-    """One pytest run in one environment. Lanes of different environments are separate processes."""
+    """One command of the test run, `python -m ARGUMENTS` in one environment: a pytest run, or a lint."""
 
     title: str
     python: Path
     arguments: tuple[str, ...]
     env: dict[str, str]
 
+    def command(self, extra: list[str]) -> list[str]:
+        """The command line; `dev.py test`'s own flags go to the pytest lanes only."""
+        passed_on = extra if self.arguments[0] == "pytest" else []
+        return [str(self.python), "-m", *self.arguments, *passed_on]
+
 
 def run_lane(lane: Lane, extra: list[str], printing: threading.Lock) -> int:
     """Run one lane with its output in a file, then print that output whole (lanes side by side never interleave)."""
     started = time.monotonic()
     with tempfile.TemporaryFile(mode="w+b") as output:
-        code = subprocess.call(
-            [str(lane.python), "-m", "pytest", *lane.arguments, *extra],
-            cwd=ROOT, env=lane.env, stdout=output, stderr=subprocess.STDOUT,
-        )
+        code = subprocess.call(lane.command(extra), cwd=ROOT, env=lane.env, stdout=output, stderr=subprocess.STDOUT)
         output.seek(0)
         with printing:
             say(f"{lane.title} — exit {code} after {time.monotonic() - started:.0f} s")
@@ -205,32 +194,44 @@ def run_tracks(tracks: list[list[Lane]], extra: list[str]) -> list[int]:
     return [codes[lane.title] for track in tracks for lane in track]
 
 
+def lint_lanes(python: Path, env: dict[str, str]) -> list[Lane]:
+    """Ruff (pyflakes, pyupgrade, isort, bugbear) over the whole checkout, then mypy over the packages.
+
+    Both are configured in pyproject.toml; mypy keeps its incremental cache in .mypy_cache/ (git-ignored),
+    so only the modules changed since the last run are checked again.
+    """
+    return [Lane("lint (ruff check)", python, ("ruff", "check", "."), env), Lane("type check (mypy)", python, ("mypy",), env)]
+
+
 def run_tests(extra: list[str]) -> int:
     python215 = ensure_environment(ENVIRONMENTS["tf215"])
     python221 = ensure_environment(ENVIRONMENTS["tf221"])
     fetch_mnist(python215)
     env = training_environment()
     env["MIGRATE_TF221_PYTHON"] = str(python221)
-    linted = lint(python215)
-    # the TF 2.15 suite is the longest: a part of it runs after the TF 2.21 lanes, beside the rest
+    # the TF 2.15 suite is the longest: a part of it runs after the lint and the TF 2.21 lanes, beside the rest
     tf215_beside = ("tests/legacy", "tests/bench", "tests/migrate/port")
     tf215 = Lane(
         "tests on TF 2.15 (modern, parity, examples, TF-free)", python215,
-        ("tests", *(f"--ignore={path}" for path in tf215_beside)), env,
+        ("pytest", "tests", *(f"--ignore={path}" for path in tf215_beside)), env,
     )
-    tf215_rest = Lane("tests on TF 2.15 (legacy, bench, port)", python215, tf215_beside, env)
+    tf215_rest = Lane("tests on TF 2.15 (legacy, bench, port)", python215, ("pytest", *tf215_beside), env)
     tf221 = Lane(
-        "tests on TF 2.21 / Keras 3 (modern and TF-free; tf.estimator does not exist there)", python221,
-        ("tests/modern", "tests/migrate", "-m", "not estimator"), env,
+        "tests on TF 2.21 / Keras 3 (modern, parity, port, and the TF-free directories' TensorFlow tests; "
+        "tf.estimator does not exist there)", python221,
+        ("pytest", "tests/modern", "tests/migrate", "-m", "not estimator and not tf_free"), env,
     )
     tf_keras = Lane(
         "callback tests on TF 2.21 / tf-keras (TF_USE_LEGACY_KERAS=1, the Keras 2 many migrating teams keep)",
-        python221, ("tests/modern/callbacks", "-m", "not estimator"), {**env, "TF_USE_LEGACY_KERAS": "1"},
+        python221, ("pytest", "tests/modern/callbacks", "-m", "not estimator"), {**env, "TF_USE_LEGACY_KERAS": "1"},
     )
-    say("two tracks side by side: the TF 2.15 suite, and the TF 2.21 lanes followed by the rest of the TF 2.15 "
-        "suite; each lane's output is printed when it ends")
-    first, second, third, rest = run_tracks([[tf215], [tf221, tf_keras, tf215_rest]], extra)
-    first = first or rest
+    lint = lint_lanes(python215, env)
+    say("two tracks side by side: the TF 2.15 suite, and the lint and the TF 2.21 lanes followed by the rest of the "
+        "TF 2.15 suite; each lane's output is printed when it ends")
+    tracks = [[tf215], [*lint, tf221, tf_keras, tf215_rest]]
+    codes = dict(zip((lane.title for track in tracks for lane in track), run_tracks(tracks, extra)))
+    linted = max(codes[lane.title] for lane in lint)
+    first, second, third = codes[tf215.title] or codes[tf215_rest.title], codes[tf221.title], codes[tf_keras.title]
     say(f"lint exit {linted}, TF 2.15 suite exit {first}, TF 2.21 suite exit {second}, tf-keras suite exit {third}")
     return linted or first or second or third
 

@@ -14,14 +14,22 @@ TESTS = Path(__file__).resolve().parent
 pytest_plugins = ["pytester"]  # tests/migrate/parity/test_pytest_plugin.py runs a user's suite
 
 
+TF_FREE_DIRECTORIES = tuple(TESTS / "migrate" / name for name in ("report", "fix", "core"))
+"""The scanning side's tests: they run without TensorFlow, except those marked `tensorflow`."""
+
+
 def pytest_collection_modifyitems(config, items):
-    """Everything under tests/legacy needs tf.estimator (TF 2.15 only); whatever needs tf.estimator needs TensorFlow."""
+    """Everything under tests/legacy needs tf.estimator (TF 2.15 only); whatever needs tf.estimator needs TensorFlow;
+    a TF-free directory's test that does not need TensorFlow is `tf_free` (one TensorFlow version runs it)."""
     legacy = TESTS / "legacy"
     for item in items:
-        if legacy in Path(str(item.fspath)).parents:
+        parents = Path(str(item.fspath)).parents
+        if legacy in parents:
             item.add_marker(pytest.mark.estimator)
         if item.get_closest_marker("estimator") is not None:
             item.add_marker(pytest.mark.tensorflow)
+        if item.get_closest_marker("tensorflow") is None and any(path in parents for path in TF_FREE_DIRECTORIES):
+            item.add_marker(pytest.mark.tf_free)
 
 
 @pytest.fixture(scope="session")
