@@ -67,7 +67,15 @@ from legacy.distributed.pair import (
     worker_slice,
 )
 from migrate.core.progress_file import ProgressFile
-from migrate.core.role_program import RoleError, RoleFailed, RoleProgram, role_trace, run_role_program, write_trace
+from migrate.core.role_program import (
+    RoleFailed,
+    RoleProgram,
+    add_role_flags,
+    require_run,
+    role_trace,
+    run_role_program,
+    write_trace,
+)
 from migrate.core.side_trace import Role, SideTrace
 from migrate.core.tf_config import TfConfigError, read_tf_config, require_roles, require_task_in_cluster
 from migrate.parity.distributed.pair_run import PairRun
@@ -97,17 +105,11 @@ def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, li
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--model-dir", required=True, type=Path, help="the chief's checkpoints and summaries")
-    parser.add_argument("--run", type=Path, help="the pair run (JSON: pair file, params) the launcher wrote (all but the ps)")
-    parser.add_argument("--steps", type=int, default=100, help="global step to train to (TrainSpec max_steps)")
-    parser.add_argument("--save-checkpoints-steps", type=int, default=10)
-    parser.add_argument("--log-step-count-steps", type=int, default=10)
+    add_role_flags(parser)
     parser.add_argument("--eval-throttle-secs", type=int, default=1, help="evaluator: EvalSpec throttle_secs")
     parser.add_argument("--eval-timeout", type=float, default=120.0,
                         help="evaluator: seconds to wait for the chief's first checkpoint before giving up")
     parser.add_argument("--initial-weights-out", type=Path, help="chief: write the step-0 variables here (.npz)")
-    parser.add_argument("--trace", type=Path)
-    parser.add_argument("--progress", type=Path)
 
 
 def wait_for_checkpoint(model_dir: Path, timeout: float, who: str) -> str:
@@ -152,42 +154,24 @@ def wait_for_chief_hook(master: str, config: Any) -> Any:
     return WaitForChiefHook()
 
 
-def _evaluator_hooks() -> tuple[Any, Any]:
-    """EvaluationHook and MetricsExporter: what the evaluator records of each evaluation."""
+def metrics_exporter(evaluations: list[dict[str, Any]], record: WorkerRecord) -> Any:
+    """Evaluator: keeps each evaluation's scalar metrics and records it as an ``Evaluation`` action at its checkpoint's
+    step (`train_and_evaluate` calls exporters after every evaluation)."""
     import tensorflow as tf
 
-    class EvaluationHook(tf.compat.v1.train.SessionRunHook):
-        """Evaluator: records the global step of the checkpoint each evaluation ran on (in `end`)."""
-
-        def __init__(self, actions: list[dict[str, Any]]) -> None:
-            self.actions = actions
-
-        def begin(self) -> None:
-            self._global_step = tf.compat.v1.train.get_global_step()
-
-        def end(self, session) -> None:
-            self.actions.append({"hook": "Evaluation", "step": int(session.run(self._global_step))})
-
     class MetricsExporter(tf.estimator.Exporter):
-        """Evaluator: keeps each evaluation's scalar metrics (`train_and_evaluate` calls exporters after every one)."""
-
-        def __init__(self, results: list[dict[str, Any]], progress: ProgressFile) -> None:
-            self.results, self.progress = results, progress
-
         @property
         def name(self) -> str:
             return "metrics"
 
         def export(self, estimator, export_path, checkpoint_path, eval_result, is_the_final_export):
-            metrics = {key: float(value) for key, value in eval_result.items()
-                       if key != "global_step" and np.ndim(value) == 0}
-            record = {"step": int(eval_result["global_step"]), **metrics,
-                      "checkpoint": os.path.basename(checkpoint_path)}
-            self.results.append(record)
-            self.progress.write({**record, "time": time.time()})
-            return None
+            step = int(eval_result["global_step"])
+            metrics = {key: float(value) for key, value in eval_result.items() if key != "global_step" and np.ndim(value) == 0}
+            evaluations.append({"step": step, **metrics, "checkpoint": os.path.basename(checkpoint_path)})
+            record.act("Evaluation", step)
+            record.progress.write({**evaluations[-1], "time": time.time()})
 
-    return EvaluationHook, MetricsExporter
+    return MetricsExporter()
 
 
 def short_stop_grace_period(seconds: float = 5.0) -> None:
@@ -276,15 +260,12 @@ def train_spec(args: argparse.Namespace, pair: Pair, params: dict[str, Any], tas
 
 
 def eval_spec(args: argparse.Namespace, pair: Pair, params: dict[str, Any], task_type: str,
-              actions: list[dict[str, Any]], evaluations: list[dict[str, Any]], progress: ProgressFile) -> Any:
+              evaluations: list[dict[str, Any]], record: WorkerRecord) -> Any:
     """The EvalSpec: the pair's eval input on the evaluator (nothing elsewhere), every evaluation's metrics recorded."""
     import tensorflow as tf
 
-    EvaluationHook, MetricsExporter = _evaluator_hooks()
-    evaluator = task_type == "evaluator"
-    return tf.estimator.EvalSpec(lambda: pair.call("eval_input_fn", params) if evaluator else None, steps=None,
-                                 hooks=[EvaluationHook(actions)] if evaluator else [], name=None,
-                                 exporters=[MetricsExporter(evaluations, progress)],
+    return tf.estimator.EvalSpec(lambda: pair.call("eval_input_fn", params) if task_type == "evaluator" else None,
+                                 steps=None, name=None, exporters=[metrics_exporter(evaluations, record)],
                                  start_delay_secs=0, throttle_secs=args.eval_throttle_secs)
 
 
@@ -337,7 +318,7 @@ def run_task(args: argparse.Namespace, run: PairRun, task_type: str, index: int,
     barrier = step_barrier_hook(worker or 0, workers, record, lambda: built[-1])
     listeners = [_initial_weights_listener(args, record, found)] if task_type == "chief" else []
     train = train_spec(args, pair, params, task_type, worker, workers, config, barrier, listeners)
-    evaluate = eval_spec(args, pair, params, task_type, record.actions, evaluations, record.progress)
+    evaluate = eval_spec(args, pair, params, task_type, evaluations, record)
     if task_type == "evaluator":
         wait_for_checkpoint(args.model_dir, args.eval_timeout, "the evaluator")
     short_stop_grace_period()
@@ -368,8 +349,7 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
         print(f"ps {index} serving at {cluster['ps'][index]}", file=sys.stderr, flush=True)
         serve_variables(args)
         return 0
-    if args.run is None or args.trace is None:
-        raise RoleError(f"a {task_type} needs --run and --trace.")
+    require_run(args, f"a {task_type}")
     write_trace(args.trace, run_task(args, PairRun.read(args.run), task_type, index, cluster))
     return 0
 

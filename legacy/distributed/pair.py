@@ -52,7 +52,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -63,7 +62,17 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from migrate.core.progress_file import ProgressFile
-from migrate.core.role_program import RoleError, RoleFailed, RoleProgram, role_trace, run_role_program, write_trace
+from migrate.core.role_program import (
+    RoleFailed,
+    RoleProgram,
+    add_role_flags,
+    require_run,
+    role_trace,
+    run_role_program,
+    serve,
+    start_server,
+    write_trace,
+)
 from migrate.core.side_trace import Role, SideTrace
 from migrate.core.tf_config import task_of
 from migrate.parity.distributed.pair_run import INITIAL_STATE_KEY, INITIAL_TRAINABLE_KEY, PairRun
@@ -79,29 +88,10 @@ def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, li
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--model-dir", required=True, type=Path, help="the chief's checkpoints and summaries")
-    parser.add_argument("--run", type=Path, help="the pair run (JSON: pair file, params) the launcher wrote (workers)")
-    parser.add_argument("--steps", type=int, default=100, help="global step to train to")
+    add_role_flags(parser)
     parser.add_argument("--replication", choices=REPLICATIONS, default="sync",
                         help="sync: SyncReplicasOptimizer around the model_fn's optimizer; async: plain updates")
-    parser.add_argument("--save-checkpoints-steps", type=int, default=10)
-    parser.add_argument("--log-step-count-steps", type=int, default=10)
     parser.add_argument("--initial-weights-out", type=Path, help="chief: write the step-0 variables here (.npz)")
-    parser.add_argument("--trace", type=Path)
-    parser.add_argument("--progress", type=Path)
-
-
-def start_server(cluster: dict[str, list[str]], task_type: str, index: int) -> Any:
-    import tensorflow as tf
-
-    try:
-        return tf.distribute.Server(tf.train.ClusterSpec(cluster), job_name=task_type, task_index=index, start=True)
-    except (tf.errors.OpError, ValueError) as error:
-        message = getattr(error, "message", str(error))
-        raise RoleError(
-            f"could not start the server of {task_type} {index} at {cluster[task_type][index]} ({message.strip()}); "
-            "is the port already taken?"
-        ) from error
 
 
 def wait_for_chief(target: str, config: Any, uninitialized: Any, timeout: float = 120.0) -> None:
@@ -504,13 +494,11 @@ def run_pair_worker(args: argparse.Namespace, index: int, cluster: dict[str, lis
 def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     task_type, index, cluster = role_from_tf_config(environ)
     os.environ.pop("TF_CONFIG", None)  # the cluster is passed on explicitly; a canned model_fn's RunConfig must not read it
-    if task_type == "worker" and (args.run is None or args.trace is None):
-        raise RoleError("a worker needs --run and --trace.")
-    server = start_server(cluster, task_type, index)
+    if task_type == "worker":
+        require_run(args, "a worker")
     if task_type == "ps":
-        print(f"ps {index} serving at {cluster['ps'][index]}", file=sys.stderr, flush=True)
-        server.join()
-        return 0
+        return serve(cluster, task_type, index)
+    server = start_server(cluster, task_type, index)
     write_trace(args.trace, run_pair_worker(args, index, cluster, server))
     return 0
 

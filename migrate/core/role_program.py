@@ -21,12 +21,14 @@ Every message goes to stderr, prefixed with the program and its task
 (``legacy.distributed.pair (worker 1): error: ...``). A role's report is one
 `migrate.core.side_trace.SideTrace` (`role_trace`, `write_trace`), read back
 by the launcher with `read_side_trace`. TF-free: the programs import
-TensorFlow inside their `run`.
+TensorFlow inside their `run` (`start_server` and `serve`, the task's
+server, import it when called).
 """
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -62,6 +64,47 @@ class RoleProgram(NamedTuple):
         parser = argparse.ArgumentParser(prog=f"python -m {self.module}", description=self.description)
         self.configure(parser)
         return parser
+
+
+def add_role_flags(parser: argparse.ArgumentParser, *, trains: bool = True) -> None:
+    """The flags the launcher gives every role program: where the chief writes, the pair run, the last global step,
+    the trace and the progress file (`require_run` checks a role that trains or evaluates got them); with `trains`,
+    the checkpoint and summary intervals."""
+    parser.add_argument("--model-dir", required=True, type=Path, help="the chief's checkpoints and summaries")
+    parser.add_argument("--run", type=Path, help="the pair run (JSON: pair file, params) the launcher wrote")
+    parser.add_argument("--steps", type=int, default=100, help="the global step to train to (or evaluate up to)")
+    parser.add_argument("--trace", type=Path, help="where the role writes its trace (JSON) when it is done")
+    parser.add_argument("--progress", type=Path, help="JSON lines, one per step or evaluation, flushed as they come")
+    if trains:
+        parser.add_argument("--save-checkpoints-steps", type=int, default=10)
+        parser.add_argument("--log-step-count-steps", type=int, default=10)
+
+
+def require_run(args: argparse.Namespace, who: str) -> None:
+    """A role that trains or evaluates (`who`: "a worker") needs the pair run and a trace path: `RoleError` if not."""
+    if args.run is None or args.trace is None:
+        raise RoleError(f"{who} needs --run and --trace.")
+
+
+def start_server(cluster: Mapping[str, list[str]], task_type: str, index: int) -> Any:
+    """This task's `tf.distribute.Server`, started (TensorFlow is imported here); a `RoleError` naming the address
+    when it cannot start."""
+    import tensorflow as tf
+
+    try:
+        return tf.distribute.Server(tf.train.ClusterSpec(dict(cluster)), job_name=task_type, task_index=index, start=True)
+    except (tf.errors.OpError, ValueError) as error:
+        message = getattr(error, "message", str(error))
+        raise RoleError(f"could not start the server of {task_type} {index} at {cluster[task_type][index]} "
+                        f"({message.strip()}); is the port already taken?") from error
+
+
+def serve(cluster: Mapping[str, list[str]], task_type: str, index: int) -> int:
+    """A ps, or a worker that runs what a coordinator schedules: serve until the launcher stops this process."""
+    server = start_server(cluster, task_type, index)
+    print(f"{task_type} {index} serving at {cluster[task_type][index]}", file=sys.stderr, flush=True)
+    server.join()
+    return 0
 
 
 def run_role_program(program: RoleProgram, argv: Sequence[str] | None = None) -> int:

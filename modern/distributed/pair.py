@@ -44,7 +44,15 @@ from typing import Any
 import numpy as np
 
 from migrate.core.progress_file import ProgressFile
-from migrate.core.role_program import RoleError, RoleProgram, role_trace, run_role_program, write_trace
+from migrate.core.role_program import (
+    RoleError,
+    RoleProgram,
+    add_role_flags,
+    require_run,
+    role_trace,
+    run_role_program,
+    write_trace,
+)
 from migrate.core.side_trace import Role
 from migrate.core.tf_config import read_tf_config
 from migrate.parity.distributed.pair_run import INITIAL_STATE_KEY, INITIAL_TRAINABLE_KEY, PairRun
@@ -93,14 +101,8 @@ def trace_callback(losses: dict[int, float], begun: dict[str, int], progress: Pr
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--model-dir", required=True, type=Path, help="the chief's checkpoints and summaries")
-    parser.add_argument("--run", required=True, type=Path, help="the pair run (JSON: pair file, params) the launcher wrote")
-    parser.add_argument("--steps", type=int, required=True, help="global step to train to")
-    parser.add_argument("--save-checkpoints-steps", type=int, default=10)
-    parser.add_argument("--log-step-count-steps", type=int, default=10)
+    add_role_flags(parser)
     parser.add_argument("--initial-weights", type=Path, help="the legacy chief's step-0 variables (.npz)")
-    parser.add_argument("--trace", type=Path, required=True)
-    parser.add_argument("--progress", type=Path)
 
 
 def report_global_step_loss(model: Any) -> None:
@@ -172,17 +174,24 @@ def give_initial_weights(side: Any, pair: Pair, path: Path) -> None:
     side.transfer(matches, values)
 
 
-def build_side(pair: Pair, params: dict[str, Any], strategy: Any, initial_weights: Path | None) -> Any:
-    """The pair's compiled model under `strategy`, built on the first batch, holding the legacy initial values."""
+def built_side(pair: Pair, params: dict[str, Any]) -> Any:
+    """The pair's `ModernSide`: its compiled model built on the first batch, its optimizers' variables made (a
+    checkpoint or backup restores into them); in the caller's strategy scope, if any."""
     from migrate.parity.sides.keras_training import optimizers_of
     from migrate.parity.sides.modern_side import ModernSide
 
+    side = ModernSide(pair, params, int(params.get("seed", 0)))
+    side.ensure_built(side.first_batch()[0])
+    optimizers = optimizers_of(side.model)
+    if len(optimizers) == 1 and hasattr(optimizers[0], "build"):  # (several: each builds for its own variables)
+        optimizers[0].build(side.model.trainable_variables)
+    return side
+
+
+def build_side(pair: Pair, params: dict[str, Any], strategy: Any, initial_weights: Path | None) -> Any:
+    """The pair's compiled model under `strategy`, built on the first batch, holding the legacy initial values."""
     with strategy.scope():
-        side = ModernSide(pair, params, int(params.get("seed", 0)))
-        side.ensure_built(side.first_batch()[0])
-        optimizers = optimizers_of(side.model)
-        if len(optimizers) == 1 and hasattr(optimizers[0], "build"):
-            optimizers[0].build(side.model.trainable_variables)  # before BackupAndRestore restores its slots
+        side = built_side(pair, params)
     if initial_weights is not None:
         give_initial_weights(side, pair, initial_weights)
     report_global_step_loss(side.model)
@@ -248,12 +257,9 @@ def evaluate_outside_strategy(side: Any, pair: Pair, params: dict[str, Any],
                               weights: list[Any]) -> dict[str, float] | None:
     """The eval metrics of `weights` (the trained model's `get_weights`), in a model built outside the strategy
     (None without eval input)."""
-    from migrate.parity.sides.modern_side import ModernSide
-
     if not pair.has_eval:
         return None
-    local = ModernSide(pair, params, int(params.get("seed", 0)))
-    local.ensure_built(side.first_batch()[0])
+    local = built_side(pair, params)
     local.model.set_weights(weights)
     return local.evaluate()
 
@@ -263,6 +269,7 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     import tensorflow as tf
 
     task_type, index, workers = role_from_tf_config(environ)
+    require_run(args, "a worker")
     began = time.monotonic()
     run_spec = PairRun.read(args.run)
     run_spec.local_batch(workers)

@@ -34,7 +34,15 @@ from pathlib import Path
 from typing import Any
 
 from migrate.core.progress_file import ProgressFile
-from migrate.core.role_program import RoleError, RoleProgram, role_trace, run_role_program, write_trace
+from migrate.core.role_program import (
+    RoleProgram,
+    add_role_flags,
+    require_run,
+    role_trace,
+    run_role_program,
+    serve,
+    write_trace,
+)
 from migrate.core.side_trace import Role, SideTrace
 from migrate.core.tf_config import task_of
 from migrate.parity.distributed.pair_run import PairRun
@@ -50,31 +58,9 @@ def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, li
     return task_of(environ, ROLES, "ParameterServerStrategy needs a chief (the coordinator), at least one ps and one worker.")
 
 
-def serve(cluster: dict[str, list[str]], task_type: str, index: int) -> int:
-    """A ps or worker: serve the coordinator until the launcher stops this process."""
-    import tensorflow as tf
-
-    try:
-        server = tf.distribute.Server(tf.train.ClusterSpec(cluster), job_name=task_type, task_index=index,
-                                      protocol="grpc", start=True)
-    except (tf.errors.OpError, ValueError) as error:
-        message = getattr(error, "message", str(error))
-        raise RoleError(f"could not start the server of {task_type} {index} at {cluster[task_type][index]} "
-                        f"({message.strip()}); is the port already taken?") from error
-    print(f"{task_type} {index} serving at {cluster[task_type][index]}", file=sys.stderr, flush=True)
-    server.join()
-    return 0
-
-
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--model-dir", required=True, type=Path, help="the coordinator's checkpoints and summaries")
-    parser.add_argument("--run", type=Path, help="the pair run (JSON: pair file, params) the launcher wrote (chief)")
-    parser.add_argument("--steps", type=int, default=100, help="global step to train to")
-    parser.add_argument("--save-checkpoints-steps", type=int, default=10)
-    parser.add_argument("--log-step-count-steps", type=int, default=10)
+    add_role_flags(parser)
     parser.add_argument("--initial-weights", type=Path, help="the legacy chief's step-0 variables (.npz)")
-    parser.add_argument("--trace", type=Path)
-    parser.add_argument("--progress", type=Path)
 
 
 def worker_dataset_fn(pair: Pair, params: dict[str, Any], batches: int, local_batch: int,
@@ -213,8 +199,7 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     task_type, index, cluster = role_from_tf_config(environ)
     if task_type in SERVER_ROLES:
         return serve(cluster, task_type, index)
-    if args.run is None or args.trace is None:
-        raise RoleError("the coordinator (chief) needs --run and --trace.")
+    require_run(args, "the coordinator (chief)")
     write_trace(args.trace, coordinate(args, cluster))
     return 0
 

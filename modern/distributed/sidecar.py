@@ -42,7 +42,16 @@ from typing import Any
 import numpy as np
 
 from migrate.core.progress_file import ProgressFile
-from migrate.core.role_program import RoleError, RoleFailed, RoleProgram, role_trace, run_role_program, write_trace
+from migrate.core.role_program import (
+    RoleError,
+    RoleFailed,
+    RoleProgram,
+    add_role_flags,
+    require_run,
+    role_trace,
+    run_role_program,
+    write_trace,
+)
 from migrate.core.side_trace import Role, SideTrace
 from migrate.core.tf_config import read_tf_config
 from migrate.parity.distributed.pair_run import PairRun
@@ -61,14 +70,10 @@ def check_tf_config(environ: dict[str, str]) -> None:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--model-dir", required=True, type=Path, help="the chief's checkpoint directory")
-    parser.add_argument("--run", required=True, type=Path, help="the pair run (JSON: pair file, params) the launcher wrote")
-    parser.add_argument("--steps", type=int, required=True, help="the last training step: stop after its checkpoint")
+    add_role_flags(parser, trains=False)
     parser.add_argument("--eval-timeout", type=float, default=120.0,
                         help="seconds to wait for a new checkpoint before giving up")
     parser.add_argument("--poll-secs", type=float, default=1.0, help="seconds between looks at the directory")
-    parser.add_argument("--trace", type=Path, required=True)
-    parser.add_argument("--progress", type=Path)
 
 
 def summary_steps(directory: Path, tag: str) -> list[int]:
@@ -86,18 +91,12 @@ def evaluation_model(run: PairRun) -> tuple[Any, Any, bool]:
     """(the pair's model with its optimizer built, its eval dataset, whether every eval batch is full)."""
     import tensorflow as tf
 
-    from migrate.parity.sides.keras_training import optimizers_of
-    from migrate.parity.sides.modern_side import ModernSide
+    from modern.distributed.pair import built_side
 
     pair, params = run.load(), run.params("modern")
-    side = ModernSide(pair, params, int(params.get("seed", 0)))
-    side.ensure_built(side.first_batch()[0])
-    for optimizer in optimizers_of(side.model):
-        if hasattr(optimizer, "build"):
-            optimizer.build(side.model.trainable_variables)  # its step counter, which the checkpoint restores
     dataset = pair.call("eval_dataset", params)
     sizes = {int(tf.shape(tf.nest.flatten(batch)[0])[0]) for batch in dataset}
-    return side.model, dataset, len(sizes) == 1
+    return built_side(pair, params).model, dataset, len(sizes) == 1
 
 
 def evaluate_checkpoints(args: argparse.Namespace) -> SideTrace:
@@ -115,19 +114,13 @@ def evaluate_checkpoints(args: argparse.Namespace) -> SideTrace:
     evaluations: list[dict[str, Any]] = []
     progress = ProgressFile(args.progress)
 
-    class Evaluation(keras.callbacks.Callback):
-        """Records the global step of the checkpoint each evaluation ran on."""
-
-        def on_test_end(self, logs: dict[str, Any] | None = None) -> None:
-            actions.append({"callback": "Evaluation", "step": int(self.model.optimizer.iterations.numpy())})
-
     began = time.monotonic()
     for path in tf.train.checkpoints_iterator(str(args.model_dir), min_interval_secs=args.poll_secs,
                                               timeout=args.eval_timeout):
         checkpoint.restore(path).expect_partial()
         step = int(model.optimizer.iterations.numpy())
         metrics = {name: float(value) for name, value in
-                   model.evaluate(dataset, verbose=0, return_dict=True, callbacks=[Evaluation()]).items()
+                   model.evaluate(dataset, verbose=0, return_dict=True).items()
                    if np.ndim(value) == 0}
         with writer.as_default(step=step):
             for name, value in metrics.items():
@@ -135,6 +128,7 @@ def evaluate_checkpoints(args: argparse.Namespace) -> SideTrace:
         writer.flush()
         record = {"step": step, **metrics, "checkpoint": os.path.basename(path)}
         evaluations.append(record)
+        actions.append({"callback": "Evaluation", "step": step})  # the checkpoint's step each evaluation ran on
         progress.write({**record, "time": time.time()})
         if step >= args.steps:
             break
@@ -155,6 +149,7 @@ def evaluate_checkpoints(args: argparse.Namespace) -> SideTrace:
 
 def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     check_tf_config(environ)
+    require_run(args, "the evaluator")
     write_trace(args.trace, evaluate_checkpoints(args))
     return 0
 
