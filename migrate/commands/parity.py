@@ -11,7 +11,7 @@ from migrate.core.namespace import check_toolkit_packages
 from migrate.parity.config import SIDES, ParityConfig, config_for
 from migrate.parity.contract import help_block as contract_help_block
 from migrate.parity.distributed import command as distributed
-from migrate.parity.options import ConfigError
+from migrate.parity.options import ConfigError, to_stderr
 from migrate.parity.options import add_flags as add_option_flags
 from migrate.parity.options import from_args as options_from_args
 from migrate.parity.outputs import check_output_dir, check_output_file, write_parity_outputs
@@ -80,13 +80,9 @@ def config_from_args(args: argparse.Namespace, pair: Pair) -> ParityConfig:
     if args.side != "modern" and args.against is not None:
         raise UsageError("--against supplies the legacy side: use it with --side modern")
     try:
-        return config_for(pair, options_from_args(args, progress=progress))
+        return config_for(pair, options_from_args(args, progress=to_stderr))
     except ConfigError as error:
         raise UsageError(str(error)) from error
-
-
-def progress(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -109,13 +105,13 @@ def run(args: argparse.Namespace) -> int:
     if args.replication is not None or args.kill is not None or args.evaluator:
         raise UsageError("--replication, --kill and --evaluator belong to the distributed comparison: add --workers N.")
     try:
-        prepare_tensorflow_environment(progress)  # before the pair file imports TensorFlow
+        prepare_tensorflow_environment(to_stderr)  # before the pair file imports TensorFlow
         pair = load_pair(args.pair)
         config = config_from_args(args, pair)
         if args.show_mapping:
-            print(mapping_table(show_mapping(config, pair, progress=progress)))
+            print(mapping_table(show_mapping(config, pair, progress=to_stderr)))
             return 0
-        result, _ = run_parity(config, pair, side=args.side, against=args.against, record=args.record, progress=progress,
+        result, _ = run_parity(config, pair, side=args.side, against=args.against, record=args.record, progress=to_stderr,
                                serving=ServingOptions(not args.no_serving, args.serving_tolerance, args.out / "serving"))
     except (PairError, TraceError) as error:
         raise UsageError(str(error)) from error

@@ -44,9 +44,7 @@ import numpy as np
 from migrate.core.arrays import Array
 from migrate.core.atomic_write import write_text_atomic
 from migrate.core.mapping.records import Weight
-
-Event = dict[str, Any]
-"""One protocol event (`migrate.core.protocol.make_event`): phase, event, step and, after a run, the loss."""
+from migrate.core.protocol import Event
 
 Record = TypeVar("Record")
 
@@ -294,8 +292,7 @@ def _encode(value: Any, hint: Any) -> Any:
     if origin is dict:
         return {str(key): _encode(item, arguments[1]) for key, item in value.items()}
     if origin in (list, tuple):
-        item_hint = arguments[0]
-        return [_encode(item, item_hint) for item in value]
+        return [_encode(item, arguments[0]) for item in value]
     if hint is float:
         return encode_float(value)
     if hint is int:
@@ -318,8 +315,7 @@ def _decode(value: Any, hint: Any, where: str) -> Any:
     origin, arguments = typing.get_origin(hint), typing.get_args(hint)
     if origin is dict:
         _expect(value, dict, where)
-        key_type = arguments[0]
-        return {_decode_key(key, key_type, where): _decode(item, arguments[1], f"{where}.{key}")
+        return {_decode_key(key, arguments[0], where): _decode(item, arguments[1], f"{where}.{key}")
                 for key, item in value.items()}
     if origin in (list, tuple):
         _expect(value, list, where)
@@ -386,12 +382,15 @@ def write_side_trace(path: str | Path, trace: SideTrace) -> Path:
 
 def read_side_trace(path: str | Path) -> SideTrace:
     """The trace `write_side_trace` wrote to `path`; a `SideTraceError` when it is missing, cut short or malformed."""
+    return decode(read_json(path, "the side trace"), SideTrace, str(path))
+
+
+def read_json(path: str | Path, what: str, damaged: str = "") -> Any:
+    """The JSON value the file `path` holds; a `SideTraceError` naming `what` ("the side trace") when the file cannot
+    be read, or is not UTF-8 JSON (then followed by `damaged`, what to do about it)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as error:
-        raise SideTraceError(f"cannot read the side trace {path}: {error.strerror or error}") from error
-    try:
-        encoded = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise SideTraceError(f"the side trace {path} is not valid JSON ({error})") from error
-    return decode(encoded, SideTrace, str(path))
+        raise SideTraceError(f"cannot read {what} {path}: {error.strerror or error}") from error
+    except ValueError as error:  # json.JSONDecodeError, UnicodeDecodeError
+        raise SideTraceError(f"{what} {path} is not valid JSON ({error}){damaged}") from error

@@ -70,8 +70,11 @@ def relative(a: float, b: float) -> float:
 
 
 def model_scale(values: Any) -> float:
-    """The largest magnitude among arrays (a model's weights), 0.0 for none."""
-    return max((float(np.max(np.abs(np.asarray(v, dtype=np.float64)))) for v in values if np.size(v)), default=0.0)
+    """The largest magnitude among arrays (a model's weights, its outputs), 0.0 for none; arrays that hold no numbers
+    (a canned head's string classes) do not count."""
+    arrays = [np.asarray(value) for value in values]
+    return max((float(np.max(np.abs(array.astype(np.float64)))) for array in arrays
+                if array.size and np.issubdtype(array.dtype, np.number)), default=0.0)
 
 
 def difference(a: Any, b: Any, scale_floor: float = 0.0) -> Difference:

@@ -28,8 +28,8 @@ from typing import Any
 import numpy as np
 
 from migrate.core.mapping import Match
-from migrate.parity.difference import NEGLIGIBLE, ROUNDING_ULPS, Difference, difference, model_scale
-from migrate.parity.stages import ACCEPT_ROUNDING
+from migrate.parity.difference import ROUNDING_ULPS, Difference, difference
+from migrate.parity.stages import ACCEPT_ROUNDING, compared_variables
 
 
 def differing(matches: Sequence[Match], legacy: Mapping[str, Any], modern: Mapping[str, Any]) -> list[tuple[Match, Difference]]:
@@ -37,14 +37,7 @@ def differing(matches: Sequence[Match], legacy: Mapping[str, Any], modern: Mappi
 
     Both sides are keyed by Keras name, in the Keras layout (`mapping.to_keras_layout` of the TF1 values).
     """
-    found = []
-    floor = NEGLIGIBLE * model_scale([legacy[m.modern.name] for m in matches if m.modern.name in legacy])
-    for match in matches:
-        if match.modern.name in legacy and match.modern.name in modern:
-            diff = difference(legacy[match.modern.name], modern[match.modern.name], floor)
-            if not diff.none:
-                found.append((match, diff))
-    return found
+    return [(match, diff) for match, diff in compared_variables(matches, legacy, modern) if not diff.none]
 
 
 def digest(values: Mapping[str, Any]) -> dict[str, str]:

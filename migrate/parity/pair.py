@@ -20,6 +20,7 @@ from types import ModuleType
 from typing import Any
 
 from migrate.core.cli import UsageError
+from migrate.core.protocol import Event
 from migrate.parity.contract import (
     BY_NAME,
     FUNCTION,
@@ -30,6 +31,7 @@ from migrate.parity.contract import (
     half_twins,
     required_usage,
 )
+from migrate.parity.read_params import with_entries
 
 BUILTIN_PAIRS = {"mnist": Path(__file__).resolve().parents[1] / "pairs" / "mnist.py"}
 """Pairs shipped with the package, by name (`--pair mnist` is the default)."""
@@ -67,6 +69,17 @@ class Pair:
                 f"{self.origin}: {name}({_describe_args(args)}) raised {type(error).__name__}: {error}{where}. "
                 f"Fix {name} in the pair file (run it alone to see the full traceback)."
             ) from error
+
+    def scenarios(self, side: str, params: dict[str, Any], names: tuple[str, ...], progress: Callable[[str], None],
+                  argument: Any) -> dict[str, list[Event]]:
+        """The events of the pair's `<side>_scenarios(params, argument)` by scenario, for the `names` asked for
+        (params["scenarios"]); none when the pair has no such function."""
+        function = f"{side}_scenarios"
+        if not self.has(function) or not names:
+            return {}
+        progress(f"  {side} scenarios: {', '.join(names)}")
+        events = self.call(function, with_entries(params, scenarios=list(names)), argument)
+        return {name: events[name] for name in names if name in events}
 
     @property
     def params(self) -> dict[str, Any]:

@@ -35,7 +35,7 @@ from migrate.parity import trace as traces
 from migrate.parity.advice import ignored_optimizer, optimizer_advice
 from migrate.parity.compare import EventComparison, compare_events, compare_losses, compare_metrics
 from migrate.parity.config import ParityConfig
-from migrate.parity.options import PARAM_SHORTCUTS, SPECS, Progress
+from migrate.parity.options import FLAGS, PARAM_SHORTCUTS, Progress
 from migrate.parity.pair import Pair, PairError
 from migrate.parity.read_params import ReadParams, unread
 from migrate.parity.result import ParityResult
@@ -154,9 +154,8 @@ class Run:
             self.legacy.metrics = legacy_side.evaluate(self.pair, params, seed, prepared.model_dir)
             self.progress("  legacy evaluation: " + describe_metrics(self.legacy.metrics))
         if scenarios:
-            self.legacy.events = legacy_side.scenarios(
-                self.pair, params, self.workdir / "legacy", self.config.scenarios, self.progress
-            )
+            self.legacy.events = self.pair.scenarios("legacy", params, self.config.scenarios, self.progress,
+                                                     self.workdir / "legacy" / "scenarios")
 
     def prepared(self) -> Prepared:
         """The legacy side prepared in this process (never called when it comes from a trace)."""
@@ -426,8 +425,8 @@ class Comparison:
         if pair.has_eval:
             record.metrics = self.modern.evaluate()
             self.run.progress("  modern evaluation: " + describe_metrics(record.metrics))
-        record.events = self.modern.scenarios(self.modern.fresh_model(self.matches, self.run.initial_weights),
-                                              config.scenarios, self.run.progress)
+        record.events = pair.scenarios("modern", self.modern.params, config.scenarios, self.run.progress,
+                                       self.modern.fresh_model(self.matches, self.run.initial_weights))
         result.losses = compare_losses(legacy.losses, record.losses, config.schedule, checked=config.mode == "exact")
         result.events = compared_events(config, pair, legacy, record)
         stage = check_n_steps(result.losses, result.events)
@@ -494,8 +493,8 @@ def note_mapping_checks(one_step: Stage, matches: list[Match], legacy_after: dic
 
 def given_as(key: str, config: ParityConfig) -> str:
     """How the user set a params key, as they typed it."""
-    flag, value = SPECS[key].flag if key in PARAM_SHORTCUTS else None, config.params.get(key)
-    return f"{flag.spelling} {value}" if flag is not None else f"--param {key}={value}"
+    value = config.params.get(key)
+    return f"{FLAGS[key].spelling} {value}" if key in PARAM_SHORTCUTS else f"--param {key}={value}"
 
 
 def describe_step(step: int | None) -> str:

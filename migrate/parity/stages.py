@@ -25,7 +25,15 @@ import numpy as np
 from migrate.core.arrays import Array
 from migrate.core.mapping import Match, show_shape
 from migrate.parity.compare import EventComparison, LossComparison, MetricComparison
-from migrate.parity.difference import NEGLIGIBLE, ROUNDING_ULPS, difference, model_scale, relative, relative_to
+from migrate.parity.difference import (
+    NEGLIGIBLE,
+    ROUNDING_ULPS,
+    Difference,
+    difference,
+    model_scale,
+    relative,
+    relative_to,
+)
 
 TITLES = {
     "variables": "1. variables",
@@ -147,11 +155,6 @@ ROUNDING_LEVEL = 1e-5
 """A forward difference this small relative to the outputs is rounding (float32 has ~7 digits), not another layer."""
 
 
-def _max_abs(value: Any) -> float:
-    array = np.asarray(value)
-    return float(np.max(np.abs(array))) if array.size and np.issubdtype(array.dtype, np.number) else 0.0
-
-
 def max_abs_diff(a: Any, b: Any) -> float:
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     if a.shape != b.shape:
@@ -170,7 +173,7 @@ def check_forward(legacy: Any, modern: Any, key: str | None, tolerance: float) -
     details = {"compared": chosen, "max_abs_diff": worst, "tolerance": tolerance, "per_output": diffs}
     if worst > tolerance:
         where = ", ".join(f"{k}: {v:.6g}" for k, v in diffs.items() if v > tolerance)
-        scale = max((_max_abs(left[k] if isinstance(left, Mapping) else left) for k in diffs), default=0.0)
+        scale = model_scale([left[k] for k in diffs] if isinstance(left, Mapping) else [left])
         relative = relative_to(worst, scale)
         details["relative"] = relative
         if relative <= ROUNDING_LEVEL:
@@ -229,6 +232,15 @@ def locate_forward_difference(
                 "first_input_differs": None, "inputs_agree": checked}
 
 
+def compared_variables(matches: Sequence[Match], legacy: Mapping[str, Any],
+                       modern: Mapping[str, Any]) -> list[tuple[Match, Difference]]:
+    """Each matched variable both sides hold, compared, in `matches` order; both keyed by Keras name, in the Keras
+    layout. A variable's scale is taken as at least `NEGLIGIBLE` of the model's (the legacy values' `model_scale`)."""
+    floor = NEGLIGIBLE * model_scale([legacy[m.modern.name] for m in matches if m.modern.name in legacy])
+    return [(m, difference(legacy[m.modern.name], modern[m.modern.name], floor)) for m in matches
+            if m.modern.name in legacy and m.modern.name in modern]
+
+
 ACCEPT_ROUNDING = "--schedule rounding (or TOLERANCE_SCHEDULE = \"rounding\" in the pair file)"
 """The option that accepts a rounding-level difference, named wherever one is reported."""
 
@@ -244,18 +256,10 @@ def check_one_step(
     """
     if relative_tolerance == float("inf"):
         return Stage("one-step", "not checked", "one step: not checked in statistical mode (dropout, shuffling)")
-    rows: list[dict[str, Any]] = []  # one JSON row per variable, into the stage's details
-    differing: list[dict[str, Any]] = []
-    floor = NEGLIGIBLE * model_scale([legacy_after[m.modern.name] for m in matches if m.modern.name in legacy_after])
-    for m in matches:
-        if m.modern.name not in legacy_after or m.modern.name not in modern_after:
-            continue
-        a, b = np.asarray(legacy_after[m.modern.name]), np.asarray(modern_after[m.modern.name])
-        diff = difference(a, b, floor)
-        ok = diff.relative <= relative_tolerance
-        rows.append({"tf1": m.legacy.name, "keras": m.modern.name, **diff.as_dict(), "ok": ok})
-        if not ok:
-            differing.append(rows[-1])
+    rows: list[dict[str, Any]] = [  # one per variable, into the stage's details
+        {"tf1": m.legacy.name, "keras": m.modern.name, **diff.as_dict(), "ok": diff.relative <= relative_tolerance}
+        for m, diff in compared_variables(matches, legacy_after, modern_after)]
+    differing = [row for row in rows if not row["ok"]]
     loss_diff = difference(np.float32(legacy_loss if legacy_loss is not None else np.nan),
                            np.float32(modern_loss if modern_loss is not None else np.nan))
     loss_ok = legacy_loss is not None and modern_loss is not None and (

@@ -68,27 +68,28 @@ class ToleranceSchedule:
                         if self.until is not None else "")
 
 
-EXACT_SGD = ToleranceSchedule(
-    "exact/sgd", 0.0, 1.0, 0.0,
-    "SGD performs identical float32 operations on both sides: any difference is a bug.",
-)
-EXACT_TWIN = ToleranceSchedule(
-    "exact/TF1-exact optimizer", 0.0, 1.0, 0.0,
+def bit_identical(name: str, explanation: str) -> ToleranceSchedule:
+    """A schedule that allows no difference at any step."""
+    return ToleranceSchedule(name, 0.0, 1.0, 0.0, explanation)
+
+
+EXACT_SGD = bit_identical("exact/sgd",
+                          "SGD performs identical float32 operations on both sides: any difference is a bug.")
+EXACT_TWIN = bit_identical(
+    "exact/TF1-exact optimizer",
     "the Keras side trains with the TF1-exact twin of the optimizer (modern/optimizers), which runs TF1's own "
     "update kernels with TF1's slots and bias-correction state: identical float32 operations on both sides, so "
-    "any difference is a bug. Keras' own optimizer drifts (--optimizer-flavour native).",
-)
+    "any difference is a bug. Keras' own optimizer drifts (--optimizer-flavour native).")
 EXACT_ADAM = ToleranceSchedule(
     "exact/adam (Keras' own)", 1e-5, 1.25, 0.1,
     "Adam's bias correction rounds differently in TF1 and Keras' own Adam: the losses differ by ~1e-7 (relative) at "
     "step 2 and training amplifies it to a few % by step 300. A real bug shows at once: Keras' default "
     "epsilon 1e-7 instead of TF1's 1e-8 already differs by ~1e-4 at step 2.",
 )
-UNNAMED_OPTIMIZER = ToleranceSchedule(
-    "exact", 0.0, 1.0, 0.0,
+UNNAMED_OPTIMIZER = bit_identical(
+    "exact",
     "the pair's params name no optimizer: held to bit-identity, which plain SGD and the TF1-exact twins of "
-    "modern/optimizers reach; Keras' own Momentum, Adam or RMSProp drift (pass --loss-tolerance REL to allow it).",
-)
+    "modern/optimizers reach; Keras' own Momentum, Adam or RMSProp drift (pass --loss-tolerance REL to allow it).")
 STATISTICAL = ToleranceSchedule(
     "statistical", float("inf"), 1.0, float("inf"),
     "Dropout masks and shuffling differ by construction: per-step losses are shown, accuracy decides.",
@@ -142,10 +143,9 @@ def schedule_for(mode: str, optimizer: str, optimizer_flavour: str | None = None
         return STATISTICAL
     if optimizer_flavour == "exact":
         return EXACT_TWIN
-    return SCHEDULES.get((mode, optimizer)) or ToleranceSchedule(
-        f"exact/{optimizer}", 0.0, 1.0, 0.0,
-        f"no calibrated schedule for {optimizer!r}: held to bit-identity; pass --loss-tolerance to allow drift.",
-    )
+    return SCHEDULES.get((mode, optimizer)) or bit_identical(
+        f"exact/{optimizer}",
+        f"no calibrated schedule for {optimizer!r}: held to bit-identity; pass --loss-tolerance to allow drift.")
 
 
 def constant_schedule(relative: float) -> ToleranceSchedule:

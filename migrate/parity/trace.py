@@ -19,7 +19,7 @@ from typing import Any
 
 from migrate.core.arrays import Array
 from migrate.core.atomic_write import write_text_atomic
-from migrate.core.side_trace import SideTrace, SideTraceError, decode, encode
+from migrate.core.side_trace import SideTrace, SideTraceError, decode, encode, read_json
 
 TRACE_FORMAT = "tf1-migrate-parity-trace"
 TRACE_FORMAT_VERSION = 3
@@ -53,16 +53,10 @@ def write_trace(path: Path, recorded: RecordedRun) -> None:
 def read_trace(path: Path) -> RecordedRun:
     """Load and validate a trace file; raise TraceError for anything unusable."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise TraceError(f"cannot read trace {path}: {error.strerror or error}.") from error
-    try:
-        encoded = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise TraceError(
-            f"trace {path} is not valid JSON ({error}); it is corrupt or truncated. "
-            "Record it again with `migrate parity --record PATH`."
-        ) from error
+        encoded = read_json(path, "trace",
+                            "; it is corrupt or truncated. Record it again with `migrate parity --record PATH`.")
+    except SideTraceError as error:
+        raise TraceError(str(error)) from error
     if not isinstance(encoded, dict) or encoded.get("format") != TRACE_FORMAT:
         raise TraceError(f"{path} is not a tf1-migrate parity trace (missing \"format\": \"{TRACE_FORMAT}\").")
     version = encoded.get("format_version")

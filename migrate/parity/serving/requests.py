@@ -8,7 +8,7 @@ feature tensor), in the input's dtype.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,10 +71,15 @@ def take_examples(named_datasets: list[tuple[str, Callable[[], Any]]], count: in
     return RequestSource(_concatenate(parts), taken, " + ".join(origins) + " examples")
 
 
-def _feature(features: Any, key: str, parsed: Mapping[str, ParsedFeature]) -> Any:
+def _feature(features: Any, key: str, keys: Collection[str]) -> Any:
+    """The feature `key` of a dict of features; a single tensor stands for the only one of `keys`."""
     if isinstance(features, Mapping):
         return features.get(key)
-    return features if len(parsed) == 1 else None
+    return features if len(keys) == 1 else None
+
+
+def _feature_names(features: Any) -> list[str]:
+    return sorted(features) if isinstance(features, Mapping) else ["(one tensor)"]
 
 
 def _example_feature(values: Array, parsed: ParsedFeature) -> Any:
@@ -96,9 +101,8 @@ def serialized_examples(source: RequestSource, parsed: Mapping[str, ParsedFeatur
     columns = {key: _feature(source.features, key, parsed) for key in parsed}
     missing = [key for key, value in columns.items() if value is None]
     if len(missing) == len(columns):
-        keys = sorted(source.features) if isinstance(source.features, Mapping) else ["(one tensor)"]
-        raise ServingError(f"the TF1 receiver parses {sorted(parsed)} but the input's features are {keys}: "
-                           "no feature to put into a tf.Example.")
+        raise ServingError(f"the TF1 receiver parses {sorted(parsed)} but the input's features are "
+                           f"{_feature_names(source.features)}: no feature to put into a tf.Example.")
     present = {key: np.asarray(value) for key, value in columns.items() if value is not None}
     examples = []
     for row in range(source.count):
@@ -127,14 +131,11 @@ def signature_inputs(signature: SignatureInfo, source: RequestSource,
         if key not in raw:
             inputs[key] = serialized_examples(source, parsed)
             continue
-        if isinstance(source.features, Mapping):
-            value = source.features.get(key)
-        else:
-            value = source.features if len(raw) == 1 else None
+        value = _feature(source.features, key, raw)
         if value is None:
-            known = sorted(source.features) if isinstance(source.features, Mapping) else ["(one tensor)"]
             raise ServingError(f"`{signature.key}` input `{key}` ({info.describe()}): no feature of that name in the "
-                               f"input's features {known}, and it does not parse tf.Examples; cannot build requests.")
+                               f"input's features {_feature_names(source.features)}, and it does not parse "
+                               "tf.Examples; cannot build requests.")
         value = np.asarray(value)
         inputs[key] = value if info.dtype == "string" else value.astype(tf.dtypes.as_dtype(info.dtype).as_numpy_dtype)
     return inputs

@@ -43,12 +43,9 @@ def optimizers_of(model: Any) -> list[Any]:
     found: list[Any] = []
 
     def add(value: Any) -> None:
-        if is_optimizer(value) and all(value is not known for known in found):
-            found.append(value)
-        elif isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
-            for item in value:
-                if is_optimizer(item) and all(item is not known for known in found):
-                    found.append(item)
+        for item in value if isinstance(value, Sequence) and not isinstance(value, (str, bytes)) else [value]:
+            if is_optimizer(item) and all(item is not known for known in found):
+                found.append(item)
 
     add(getattr(model, "optimizer", None))
     for value in list(vars(model).values()):  # assignment order: a subclassed model's own optimizers

@@ -25,10 +25,9 @@ import tensorflow as tf
 
 from migrate.core.arrays import Array
 from migrate.core.mapping import Weight
-from migrate.core.side_trace import Event, FirstBatch, Forward, SideTrace
+from migrate.core.side_trace import FirstBatch, Forward, SideTrace
 from migrate.parity.options import Progress
 from migrate.parity.pair import Pair, PairError
-from migrate.parity.read_params import with_entries
 from migrate.parity.sides.seeding import seed_everything
 from migrate.parity.sides.step_recorder import Digest, Snapshots, StepRecorder
 from migrate.parity.stages import LAYER_INPUT_ROWS, batch_fingerprint, batch_structure, constant_value
@@ -370,12 +369,3 @@ def evaluate(pair: Pair, params: dict[str, Any], seed: int, model_dir: Path) -> 
     """The scalar metrics of `eval_input_fn` on the newest checkpoint in `model_dir`."""
     metrics = estimator(pair, params, seed, model_dir).evaluate(lambda: pair.call("eval_input_fn", params))
     return {key: float(value) for key, value in metrics.items() if np.ndim(value) == 0}
-
-
-def scenarios(pair: Pair, params: dict[str, Any], workdir: Path, names: tuple[str, ...],
-              progress: Progress) -> dict[str, list[Event]]:
-    if not pair.has("legacy_scenarios") or not names:
-        return {}
-    progress(f"  legacy scenarios: {', '.join(names)}")
-    events = pair.call("legacy_scenarios", with_entries(params, scenarios=list(names)), workdir / "scenarios")
-    return {name: events[name] for name in names if name in events}

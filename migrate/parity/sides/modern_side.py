@@ -20,10 +20,9 @@ from tensorflow import keras
 from migrate.core.arrays import Array
 from migrate.core.keras_weights import weight_path, weight_records
 from migrate.core.mapping import Match, Weight, to_keras_layout
-from migrate.core.side_trace import Event, SideTrace
+from migrate.core.side_trace import SideTrace
 from migrate.parity.options import Progress
 from migrate.parity.pair import Pair, PairError
-from migrate.parity.read_params import with_entries
 from migrate.parity.sides.keras_training import (
     LossNotReported,
     StepLoss,
@@ -234,10 +233,3 @@ class ModernSide:
             return model
 
         return make
-
-    def scenarios(self, make_model: Callable[[], keras.Model], names: tuple[str, ...], progress: Progress) -> dict[str, list[Event]]:
-        if not self.pair.has("modern_scenarios") or not names:
-            return {}
-        progress(f"  modern scenarios: {', '.join(names)}")
-        events = self.pair.call("modern_scenarios", with_entries(self.params, scenarios=list(names)), make_model)
-        return {name: events[name] for name in names if name in events}

@@ -14,8 +14,8 @@ from typing import NamedTuple
 import numpy as np
 
 from migrate.core.arrays import Array
-from migrate.core.protocol import losses_by_step, make_event
-from migrate.core.side_trace import Event, SideTrace
+from migrate.core.protocol import Event, losses_by_step, make_event
+from migrate.core.side_trace import SideTrace
 from migrate.parity.options import Progress
 
 Values = dict[str, Array]
