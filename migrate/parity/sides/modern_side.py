@@ -31,6 +31,7 @@ from migrate.parity.sides.keras_training import (
     start_step,
     state_variables,
 )
+from migrate.parity.sides.output_transforms import on_each_output
 from migrate.parity.sides.seeding import seed_everything
 from migrate.parity.sides.step_recorder import Digest, Snapshots, StepRecorder
 from migrate.parity.stages import LAYER_INPUT_ROWS, constant_value
@@ -158,7 +159,7 @@ class ModernSide:
     def forward(self, features: Any, transform: Callable[[Any], Any] | None = None) -> Any:
         """Inference outputs, computed in a `tf.function` like `fit`/`predict` do (eager kernels can differ in the
         last bit), through `transform` (an output transform, e.g. softmax) when given."""
-        apply = transform or (lambda outputs: outputs)
+        apply = on_each_output(transform)
         return to_numpy(tf.function(lambda inputs: apply(self.model(inputs, training=False)))(features))
 
     def layer_inputs(self, features: Any) -> dict[str, Array]:

@@ -35,3 +35,12 @@ def resolve(transform: Any) -> tuple[str, Callable[[Any], Any]] | None:
     if callable(transform):
         return getattr(transform, "__name__", "OUTPUT_TRANSFORM"), transform
     raise UnknownTransform(f"OUTPUT_TRANSFORM is a {type(transform).__name__}; give {', '.join(KNOWN)} or a function")
+
+
+def on_each_output(transform: Callable[[Any], Any] | None) -> Callable[[Any], Any]:
+    """`transform` applied to each floating-point tensor of the Keras output (a dict of outputs: each of them; class
+    ids and strings kept), so a model with several outputs is compared through it as a model with one is."""
+    if transform is None:
+        return lambda outputs: outputs
+    return lambda outputs: tf.nest.map_structure(
+        lambda tensor: transform(tensor) if tf.as_dtype(tensor.dtype).is_floating else tensor, outputs)

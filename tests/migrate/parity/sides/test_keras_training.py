@@ -96,3 +96,14 @@ def test_an_output_transform_is_a_known_name_or_a_function():
     assert resolve(tf.math.tanh)[0] == "tanh" and resolve(None) is None
     with pytest.raises(UnknownTransform, match="OUTPUT_TRANSFORM 'argmax' is not one of softmax, sigmoid"):
         resolve("argmax")
+
+
+def test_an_output_transform_applies_to_each_float_output_of_a_dict():
+    """A ported model returns a dict (`price`, or `logits` beside `classes`): the forward stage's search for a known
+    transform applies it to each floating-point output and keeps the others, where it used to raise on the dict."""
+    from migrate.parity.sides.output_transforms import on_each_output
+
+    outputs = {"logits": tf.constant([[0.0, 0.0]]), "classes": tf.constant([1], tf.int64)}
+    applied = on_each_output(tf.nn.softmax)(outputs)
+    assert applied["logits"].numpy().tolist() == [[0.5, 0.5]] and applied["classes"].numpy().tolist() == [1]
+    assert on_each_output(None)(outputs) is outputs
