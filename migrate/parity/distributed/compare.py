@@ -47,8 +47,9 @@ EXPECTED_DIFFERENCES: dict[str, dict[str, tuple[str, ...]]] = {
             "each evaluator evaluates the newest checkpoint when it looks (Estimator: every EvalSpec throttle_secs; "
             "sidecar: tf.train.checkpoints_iterator), so the intermediate checkpoints evaluated depend on timing: "
             "only steps both evaluated are compared",
-            "TF1 records Evaluation in an EvalSpec hook's end() and EvalSummary from eval/ events the Estimator "
-            "wrote; TF2 in a callback's on_test_end() and from the eval/ events the sidecar wrote with tf.summary",
+            "TF1 records Evaluation with each evaluation's metrics (an EvalSpec exporter) and EvalSummary from the "
+            "eval/ events the Estimator wrote; TF2 with each evaluation's metrics and from the eval/ events the "
+            "sidecar wrote with tf.summary",
         ),
     },
 }
