@@ -8,8 +8,8 @@ hook requires (nothing that names our model's extra logs) and checks what the
 TF1 hook would have done: the steps it acts at and the values it sees.
 
 This file imports only TensorFlow, numpy and the standard library, so it
-runs in-process (`test_stock_model.py`, with `modern.callbacks`) and as a
-script beside copied callback files (`test_copy_beside_stock_model.py`)::
+runs as a script beside copied callback files (`test_copy_beside_stock_model.py`,
+byte-identical copies of `modern.callbacks`, so the one run checks both)::
 
     python stock_model.py DIR [DIR ...]   # each DIR holds one callback file
 """
@@ -21,6 +21,7 @@ import logging
 import math
 import sys
 import tempfile
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -272,20 +273,27 @@ SCENARIOS: dict[str, Callable[[ModuleType, Path], None]] = {
 
 
 def main(directories: list[str]) -> int:
-    """Import the one callback file in each directory, alone, and run its scenario."""
+    """Import the one callback file in each directory, alone, and run its scenario; a failing scenario is printed
+    (`failed STEM: ...`, its traceback on stderr) and the others still run."""
+    failed = False
     for directory in map(Path, directories):
         (path,) = directory.glob("*.py")
         sys.path.insert(0, str(directory))
         try:
             module = importlib.import_module(path.stem)
+            with tempfile.TemporaryDirectory() as workdir:
+                SCENARIOS[path.stem](module, Path(workdir))
+        except Exception as error:  # each file's verdict is reported, then the next one runs
+            traceback.print_exc()
+            print(f"failed {path.stem}: {type(error).__name__}: {error}", flush=True)
+            failed = True
+            continue
         finally:
             sys.path.pop(0)
-        with tempfile.TemporaryDirectory() as workdir:
-            SCENARIOS[path.stem](module, Path(workdir))
         print(f"ok {path.stem}", flush=True)
     leaked = sorted(name for name in sys.modules if name.split(".")[0] in ("modern", "migrate", "legacy", "tests"))
     assert not leaked, f"the copied files reached into the project: {leaked}"
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Each file of modern/callbacks/, copied alone into an empty directory beside a stock model script, works with its defaults.
+"""Each file of modern/callbacks/, copied alone into an empty directory beside a stock model script, works with its
+defaults and behaves like its TF1 hook: the suite's one run of the stock-model scenarios.
 
 One interpreter runs every file (each in its own directory, imported without
 the project on the path), with the Keras this suite runs on: Keras 2.15,
