@@ -41,8 +41,9 @@ from bench.common import RESULTS, ROOT, load_average, machine, markdown_table, p
 
 WORK = ROOT / "bench" / ".work" / "port"
 MIRROR = Path(os.environ.get("MIGRATE_PORT_MIRROR", "/work/.mirror"))
-KEPT_IMPORTS = ("tensorflow", "numpy", *sorted(sys.stdlib_module_names))
-"""Top-level imports kept: TensorFlow, NumPy and the standard library (a module constant may read `os.sep`)."""
+KEPT_IMPORTS = ("tensorflow", "tensorflow_estimator", "numpy", *sorted(sys.stdlib_module_names))
+"""Top-level imports kept: TensorFlow (and its estimator), NumPy and the standard library (a module constant may read
+`os.sep`)."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,13 @@ class Case:
     key ``""`` gives a bare tensor of ids."""
     helpers: tuple = ()
     """Other files of the repository the model_fn's module imports (written beside it, adapted the same way)."""
+    string_features: dict = field(default_factory=dict)
+    """Feature key → (shape of one example, the strings drawn from): text the model_fn looks up itself."""
+    label_strings: tuple = ()
+    """String labels drawn from these (a model_fn that maps its labels through a lookup table)."""
+    binding: str = ""
+    """How the harness gets the model_fn when a factory makes it (``model_fn = make_model_fn(…)``, the repository's
+    call with smaller sizes)."""
 
 
 OFFICIAL_MNIST = ("jetsmith/Estimator_Test", "77c14aba4809c9d3bdd38799ebd3421e6dfc1501", "official/mnist/mnist.py")
@@ -86,6 +94,29 @@ NLP_ESTIMATORS_KERAS_PATHS = (("from tensorflow.python.keras.datasets import", "
                               ("from tensorflow.python.keras.preprocessing import",
                                "from tensorflow.keras.preprocessing import"))
 """TF 1.x's private Keras paths → their public TF 2 spelling (the notebook's data loading imports them)."""
+WORKSHOP = ("random-forests/tensorflow-workshop", "83f5b6024f026c10c62aba1399f9444d6435e85c")
+"""The workshop's archived extras (TF 1.3-era code using tf.contrib), at the commit that archived them."""
+CATDOG_PY2_PRINTS = (
+    ("print 'Usage: python main.py [train|predict] [predict file]'",
+     "print('Usage: python main.py [train|predict] [predict file]')"),
+    ("print 'Usage: python main.py predict [predict file]'", "print('Usage: python main.py predict [predict file]')"),
+    ("print 'Probability of cat: %.5f\\tProbability of dog: %.5f' % (", "print('Probability of cat: %.5f\\tProbability of dog: %.5f' % ("),
+    ("pred_dict['probability'][1], pred_dict['probability'][0])", "pred_dict['probability'][1], pred_dict['probability'][0]))"),
+    ("print 'Prediction %s' % ('CAT' if pred_dict['prediction'] == 1 else 'DOG')",
+     "print('Prediction %s' % ('CAT' if pred_dict['prediction'] == 1 else 'DOG'))"),
+)
+"""The script's Python 2 print statements (in `main`, not the model) as Python 3 calls, so the module parses."""
+CENSUS_STRINGS = {
+    "gender": (" Female", " Male"), "race": (" White", " Black", " Asian-Pac-Islander", " Other"),
+    "education": (" Bachelors", " HS-grad", " Masters", " Doctorate"),
+    "marital_status": (" Married-civ-spouse", " Divorced", " Never-married"),
+    "relationship": (" Husband", " Wife", " Own-child", " Unmarried"), "workclass": (" Private", " State-gov", " ?"),
+    "occupation": (" Sales", " Tech-support", " Exec-managerial", " Craft-repair"),
+    "native_country": (" United-States", " Mexico", " India"),
+}
+"""The census CSV's string columns, a few of their values each (the model's vocabulary lists and hash buckets)."""
+ESTIMATOR_MODULE_PATHS = (("from tensorflow.python.estimator", "from tensorflow_estimator.python.estimator"),)
+"""TF 1.x's private estimator module → where TF 2.15 keeps it (tensorflow_estimator, the same code)."""
 SPEECH, SPEECH_COMMIT = "formigone/tensorflow-speech-recognition-challenge", "cfa652968facb312fb0c0b48aa996ce3f01f7157"
 CASES = [
     Case("aymericdamien-nn", "aymericdamien/TensorFlow-Examples", "6dcbe14649163814e72a22a999f20c5e247ce988",
@@ -134,7 +165,8 @@ CASES = [
          params_code='{"feature_columns": []}', id_features={"x": ((10,), 7)}, batch_size=4, steps=3),
     Case("nlp-estimators-cnn", "eisenjulian/nlp_estimator_tutorial", "5bfec8ceed4f47098709f59335c41da756d97a9c",
          "nlp_estimators.py", "cnn_model_fn", {}, classes=2, params={"embedding_initializer": None},
-         id_features={"x": ((20,), 50)}, batch_size=4, steps=3, substitutions=NLP_ESTIMATORS_KERAS_PATHS),
+         id_features={"x": ((20,), 50)}, batch_size=4, steps=3,
+         substitutions=(*NLP_ESTIMATORS_KERAS_PATHS, ("rate=0.2,", "rate=0.0,"))),
     Case("nlp-estimators-lstm", "eisenjulian/nlp_estimator_tutorial", "5bfec8ceed4f47098709f59335c41da756d97a9c",
          "nlp_estimators.py", "lstm_model_fn", {}, classes=2, id_features={"x": ((20,), 50), "len": ((), 20)},
          batch_size=4, steps=3, substitutions=NLP_ESTIMATORS_KERAS_PATHS),
@@ -154,6 +186,20 @@ CASES = [
          "RnnLm._model", {}, classes=2,
          params={"model_size": 8, "embedding_size": 6, "num_layers": 2, "keep_prob": 1.0, "vocab_size": 20},
          id_features={"seq": ((12,), 20), "length": ((), 13)}, batch_size=4, steps=3),
+    Case("workshop-catdog-cnn", *WORKSHOP, "archive/extras/cat_dog_estimator/main.py", "model_fn", {"": (32, 32, 3)},
+         classes=2, batch_size=8, steps=3, substitutions=CATDOG_PY2_PRINTS),
+    Case("workshop-colorbot-lstm", *WORKSHOP, "archive/extras/colorbot/colorbot.py", "get_model_fn", {}, classes=0,
+         label_shape=(3,), string_features={"color_name": ((8,), tuple("abcdefgh "))},
+         id_features={"sequence_length": ((), 9)}, batch_size=4, steps=3, substitutions=ESTIMATOR_MODULE_PATHS,
+         binding='model_fn = get_model_fn(rnn_cell_sizes=[16, 8], label_dimension=3, dnn_layer_sizes=[8], '
+                 'optimizer="Adam", learning_rate=0.01)'),
+    Case("census-custom-estimator", "GoogleCloudPlatform/cloudml-samples", "3d36c8808945e8e1cacc58afed11f9aa3eb26c42",
+         "census/customestimator/trainer/model.py", "generate_model_fn",
+         {key: (1,) for key in ("age", "education_num", "capital_gain", "capital_loss", "hours_per_week")}, classes=2,
+         string_features={key: ((1,), values) for key, values in CENSUS_STRINGS.items()}, label_shape=(1,),
+         label_strings=(" <=50K", " >50K"),
+         batch_size=8, steps=3, substitutions=ESTIMATOR_MODULE_PATHS,
+         binding="model_fn = generate_model_fn(embedding_size=4, hidden_units=[8, 4], learning_rate=0.1)"),
     Case("esmm-multi-head", "woshiamei/e-commerce-rank", "156cd8c0dffc9196f9144c16d35cc06714f1e86f", "train/esmm.py",
          "my_model", {key: () for key in ("price", "age")}, classes=2, label_shape=(1,), label_dtype="float32",
          label_keys=("ctr", "cvr"), params={"hidden_units": [8, 4], "learning_rate": 0.05},
@@ -178,43 +224,75 @@ def read_source(case: Case) -> str:
                           check=True, capture_output=True, text=True).stdout
 
 
-def _kept(node: ast.stmt, local: frozenset = frozenset()) -> bool:
-    """Whether a top-level statement is the model's (kept) rather than the script's; `local`: helper modules."""
+PURE_BUILTINS = frozenset({"chr", "ord", "range", "len", "list", "tuple", "set", "frozenset", "dict", "str", "int",
+                           "float", "sorted", "zip", "enumerate", "min", "max", "sum"})
+"""Builtins a module constant may be computed with (``CHARACTERS = [chr(i) for i in range(256)]``)."""
+
+
+def _constant(value: ast.expr | None, bound: set[str]) -> bool:
+    """Whether `value` is computed from literals, constants bound before (`bound`) and the calls a model-building
+    module constant makes: TensorFlow's (``head = tf.contrib.estimator.…_head()``, feature columns) and pure
+    builtins — so kept, where a call into the script (flags, data loading) is blanked."""
+    if value is None:
+        return True
+    local = {name.id for node in ast.walk(value) if isinstance(node, ast.comprehension)
+             for name in ast.walk(node.target) if isinstance(name, ast.Name)}
+    for node in ast.walk(value):
+        if isinstance(node, ast.Call) and not (
+                isinstance(node.func, ast.Name) and node.func.id in PURE_BUILTINS
+                or isinstance(node.func, ast.Attribute) and ast.unparse(node.func).startswith("tf.")
+                and not ast.unparse(node.func).startswith("tf.estimator.")):  # an Estimator is the script's
+            return False
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and \
+                node.id not in {"tf", *PURE_BUILTINS, *local, *bound}:
+            return False
+    return True
+
+
+def _assigned_names(node: ast.stmt) -> list[ast.expr]:
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]  # type: ignore[attr-defined]
+    return [name for target in targets for name in (target.elts if isinstance(target, ast.Tuple) else [target])]
+
+
+def _kept_import(node: ast.Import | ast.ImportFrom, local: frozenset) -> bool:
     if isinstance(node, ast.Import):
         return all(alias.name.split(".")[0] in (*KEPT_IMPORTS, *local) for alias in node.names)
-    if isinstance(node, ast.ImportFrom):
-        return node.module == "__future__" or (node.module or "").split(".")[0] in (*KEPT_IMPORTS, *local) and \
-            not (node.module or "").startswith("tensorflow.examples")
-    if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-        return True
-    if isinstance(node, (ast.Assign, ast.AnnAssign)):  # a module constant: a name bound to a value without calls
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        constant = not any(isinstance(inner, ast.Call) for inner in ast.walk(node.value)) if node.value else True
-        constant = constant or _tf_object(node.value)
-        return constant and all(isinstance(name, ast.Name) for target in targets for name in
-                                (target.elts if isinstance(target, ast.Tuple) else [target]))
-    return False
+    return node.module == "__future__" or (node.module or "").split(".")[0] in (*KEPT_IMPORTS, *local) and \
+        not (node.module or "").startswith("tensorflow.examples")
 
 
-def _tf_object(value: ast.expr | None) -> bool:
-    """Whether `value` is built by TensorFlow calls on constants alone (``head = tf.contrib.estimator.…_head()``,
-    ``tf.random_uniform_initializer(-1.0, 1.0)``): a model-building object the model_fn reads, kept."""
-    if value is None:
-        return False
-    calls = [inner for inner in ast.walk(value) if isinstance(inner, ast.Call)]
-    names = {inner.id for inner in ast.walk(value) if isinstance(inner, ast.Name)}
-    return bool(calls) and names == {"tf"} and all(
-        isinstance(call.func, ast.Attribute) and ast.unparse(call.func).startswith("tf.") for call in calls)
+def kept_statements(body: list[ast.stmt], local: frozenset = frozenset()) -> list[ast.stmt]:
+    """The top-level statements that are the model's rather than the script's (in order); `local`: helper modules.
+
+    Imports of TensorFlow, NumPy, the standard library and the helpers, functions and classes, and module
+    constants (`_constant`) are the model's."""
+    kept, bound = [], set()
+    for node in body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            keep = _kept_import(node, local)
+            bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names if keep)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            keep = True
+            bound.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            names = _assigned_names(node)
+            keep = all(isinstance(name, ast.Name) for name in names) and _constant(node.value, bound)
+            bound.update(name.id for name in names if keep and isinstance(name, ast.Name))
+        else:
+            keep = False
+        if keep:
+            kept.append(node)
+    return kept
 
 
-def _imports_used(body: list[ast.stmt], local: frozenset) -> set[int]:
+def _imports_used(kept: list[ast.stmt]) -> set[int]:
     """Line numbers of the top-level imports the kept code reads (an import only data-loading code reads is blanked
     with it; one the model reads stays, so a `tf.contrib` import the model needs fails as it would for the user)."""
-    kept_code = [node for node in body if _kept(node) and not isinstance(node, (ast.Import, ast.ImportFrom))]
+    kept_code = [node for node in kept if not isinstance(node, (ast.Import, ast.ImportFrom))]
     used = {name.id for node in kept_code for name in ast.walk(node) if isinstance(name, ast.Name)}
     lines = set()
-    for node in body:
-        if isinstance(node, (ast.Import, ast.ImportFrom)) and _kept(node, local):
+    for node in kept:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
             bound = {(alias.asname or alias.name).split(".")[0] for alias in node.names}
             if getattr(node, "module", None) == "__future__" or bound & used:
                 lines.add(node.lineno)
@@ -237,10 +315,10 @@ def adapted(case: Case, source: str) -> tuple[str, list[str]]:
     lines = text.splitlines()
     blanked = []
     body = ast.parse(text).body
-    local = frozenset(Path(helper).stem for helper in case.helpers)
-    imports = _imports_used(body, local)
+    kept = kept_statements(body, frozenset(Path(helper).stem for helper in case.helpers))
+    imports = _imports_used(kept)
     for node in body:
-        if not _kept(node, local) or isinstance(node, (ast.Import, ast.ImportFrom)) and node.lineno not in imports:
+        if node not in kept or isinstance(node, (ast.Import, ast.ImportFrom)) and node.lineno not in imports:
             for index in range(node.lineno - 1, node.end_lineno):
                 lines[index] = ""
             blanked.append(f"{node.lineno}")
@@ -270,10 +348,14 @@ def harness(case: Case, source: str) -> str:
         entries = [f"{key!r}: rng.random((64, *{tuple(shape)!r}), dtype=np.float32)" for key, shape in case.features.items()]
         entries += [f"{key!r}: rng.integers(0, {size}, (64, *{tuple(shape)!r}))"
                     for key, (shape, size) in case.id_features.items()]
+        entries += [f"{key!r}: rng.choice(np.array({list(strings)!r}), (64, *{tuple(shape)!r}))"
+                    for key, (shape, strings) in case.string_features.items()]
         features = "{" + ", ".join(entries) + "}"
     labels = (f"rng.integers(0, {case.classes}, (64, *{tuple(case.label_shape)!r}))" if case.classes
               else f"rng.random((64, *{tuple(case.label_shape)!r}))")
     labels += f".astype(np.{case.label_dtype or ('int64' if case.classes else 'float32')})"
+    if case.label_strings:
+        labels = f"np.array({list(case.label_strings)!r})[{labels}]"
     if case.label_keys:
         labels = "{" + ", ".join(f"{key!r}: {labels}" for key in case.label_keys) + "}"
     return f'''
@@ -290,7 +372,7 @@ def train_input_fn(params):
     features = {features}
     return tf2.data.Dataset.from_tensor_slices((features, {labels})).repeat().batch({case.batch_size})
 
-{_model_fn_binding(case.function)}
+{case.binding or _model_fn_binding(case.function)}
 ''' + (EVAL_INPUT if "def eval_input_fn(" in source else "")
 
 

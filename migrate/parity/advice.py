@@ -63,7 +63,8 @@ def ignored_optimizer(requested: str, legacy: list[str], modern: list[str]) -> s
     if not legacy or not modern:
         return None
     families = {family(name) for name in legacy} | {family(name) for name in modern}
-    wanted = "sgd" if requested in ("sgd", "gradient_descent") else requested
+    lowered = requested.lower()  # TF1 code spells the names as optimize_loss does: "Adam", "SGD", "RMSProp"
+    wanted = "sgd" if lowered in ("sgd", "gradient_descent") else lowered
     if None in families or wanted in families or (wanted == "momentum" and "sgd" in families):
         return None
     return (f"--optimizer {requested} (params['optimizer']) reached neither side: the model_fn trains with "

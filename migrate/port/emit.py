@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from migrate.port.graph import MAX_LITERAL_SIZE, VARIABLE_TYPES, Claim, GraphView, LayerSpec, python_literal, snake
 from migrate.port.ops import MULTI_OUTPUT_FIRST_ONLY, RENDERERS
 from migrate.port.records import Conversion, Problem
@@ -147,6 +149,14 @@ def build_program(view: GraphView, twins: list, names: Names) -> Program:
     return program
 
 
+def _param_holding(value: np.ndarray, params: dict) -> str | None:
+    """The one param whose array is this constant's value (``tf.constant(params["word_vector"])``: pretrained
+    embeddings given through params), or None."""
+    keys = [key for key, given in params.items() if isinstance(given, (np.ndarray, list)) and np.shape(given) == value.shape
+            and np.array_equal(np.asarray(given).astype(value.dtype), value)]
+    return keys[0] if len(keys) == 1 else None
+
+
 def _expression(tensor, view: GraphView, program: Program) -> str | None:
     if tensor.name in program.expressions:
         return program.expressions[tensor.name]
@@ -165,6 +175,14 @@ def _expression(tensor, view: GraphView, program: Program) -> str | None:
         return f"self.{RAW_HOLDER}.tf1[{variable!r}]"
     value = view.constant(tensor)
     if value is not None:
+        held = _param_holding(value, view.params) if value.size > MAX_LITERAL_SIZE else None
+        if held is not None:  # made once from the params, in __init__
+            constructor = f"tf.constant(params[{held!r}], tf.{value.dtype.name})"
+            attribute = view.unique_attribute(snake(held), constructor)
+            program.layers.append(LayerSpec(attribute, constructor))
+            program.conversions.append(Conversion(view.location(tensor.op), f"a constant of {value.size} values "
+                                                  f"({tensor.op.name}), params[{held!r}]", constructor, "op"))
+            return f"self.{attribute}"
         if value.size > MAX_LITERAL_SIZE:
             program.problems.append(Problem(view.location(tensor.op), f"a constant of {value.size} values ({tensor.op.name})",
                                             "make it a variable or compute it from a small constant"))

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import tensorflow as tf
 
 from migrate.port.records import Conversion, Problem
@@ -74,7 +75,9 @@ def constant_variable(value) -> float | None:
     if initial is None or getattr(initial, "shape", ()) != ():
         return None
     assigned = [op for op in handle.consumers() if op.type in _ASSIGNING and op is not initializer]
-    return None if assigned else float(initial)
+    if assigned:
+        return None
+    return float(str(np.float32(initial))) if initial.dtype == np.float32 else float(initial)  # 0.1, not 0.10000000149
 
 
 def _clipping(recorded, calls, spell) -> str | Problem | None:

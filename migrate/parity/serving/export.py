@@ -93,6 +93,14 @@ def _set_method_names(directory: Path, names: Mapping[str, str]) -> None:
     path.write_bytes(saved_model.SerializeToString())
 
 
+def _resources(model: Any) -> list[Any]:
+    """The TensorFlow resources a Keras model holds besides its weights (a port's lookup tables): Keras 3's export
+    archive tracks a model's Keras variables only, so these are given to it one by one."""
+    import tensorflow as tf
+
+    return [value for value in vars(model).values() if isinstance(value, tf.saved_model.experimental.TrackableResource)]
+
+
 def export_keras(model: Any, signatures: Any, target: Path) -> Path:
     """The trained Keras model with `signatures`: `tf.saved_model.save` on Keras 2, `ExportArchive` on Keras 3."""
     if not isinstance(signatures, Mapping) or not signatures:
@@ -109,6 +117,8 @@ def export_keras(model: Any, signatures: Any, target: Path) -> Path:
 
                 archive = keras.export.ExportArchive()
                 archive.track(model)
+                for resource in _resources(model):
+                    archive.track(resource)
                 for key, (function, _) in chosen.items():
                     archive.add_endpoint(key, function)
                 archive.write_out(str(scratch), verbose=False)

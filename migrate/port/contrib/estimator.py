@@ -12,6 +12,9 @@ tensorflow_estimator's ``canned/head.py``, which TF 2.15's estimator still has.
 """
 from __future__ import annotations
 
+import functools
+import importlib.util
+from collections.abc import Callable
 from typing import Any
 
 from migrate.port.contrib.registry import ContribTwin
@@ -20,10 +23,33 @@ SUM_OVER_BATCH_SIZE = "weighted_sum_over_batch_size"
 """`tf.compat.v1.losses.Reduction.SUM_OVER_BATCH_SIZE`, TF 1.15's default for the contrib heads."""
 
 
+class _HeadWithoutEstimator:
+    """Stands for a head where tf.estimator does not exist (TF 2.16 on): the Keras side of a parity run imports the
+    user's module, which may build its head at import, but never calls the model_fn that uses it."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __getattr__(self, attribute: str) -> Any:
+        raise ImportError(f"tf.contrib.estimator.{self.name} is tf.estimator's v1 head, which this TensorFlow lacks: "
+                          "run the model_fn on TF 2.15")
+
+
 def _heads() -> Any:
     from tensorflow_estimator.python.estimator.canned import head
 
     return head
+
+
+def _needs_estimator(head_function: Callable[..., Any]) -> Callable[..., Any]:
+    """`head_function`, or where tf.estimator does not exist a `_HeadWithoutEstimator` in its place."""
+    @functools.wraps(head_function)
+    def made(*args, **kwargs):
+        if importlib.util.find_spec("tensorflow_estimator") is None:
+            return _HeadWithoutEstimator(head_function.__name__)
+        return head_function(*args, **kwargs)
+
+    return made
 
 
 def replicate_model_fn(model_fn, loss_reduction=None, devices=None):
@@ -43,6 +69,7 @@ def TowerOptimizer(optimizer_or_optimizer_fn):  # noqa: N802 - the contrib spell
     return optimizer_or_optimizer_fn()
 
 
+@_needs_estimator
 def binary_classification_head(weight_column=None, thresholds=None, label_vocabulary=None,
                                loss_reduction=SUM_OVER_BATCH_SIZE, loss_fn=None, name=None):
     return _heads()._binary_logistic_head_with_sigmoid_cross_entropy_loss(  # noqa: SLF001 - TF 1.15 calls the same
@@ -50,6 +77,7 @@ def binary_classification_head(weight_column=None, thresholds=None, label_vocabu
         loss_reduction=loss_reduction, loss_fn=loss_fn, name=name)
 
 
+@_needs_estimator
 def multi_class_head(n_classes, weight_column=None, label_vocabulary=None, loss_reduction=SUM_OVER_BATCH_SIZE,
                      loss_fn=None, name=None):
     return _heads()._multi_class_head_with_softmax_cross_entropy_loss(  # noqa: SLF001 - TF 1.15 calls the same
@@ -57,6 +85,7 @@ def multi_class_head(n_classes, weight_column=None, label_vocabulary=None, loss_
         loss_reduction=loss_reduction, loss_fn=loss_fn, name=name)
 
 
+@_needs_estimator
 def regression_head(weight_column=None, label_dimension=1, loss_reduction=SUM_OVER_BATCH_SIZE, loss_fn=None,
                     inverse_link_fn=None, name=None):
     return _heads()._regression_head(  # noqa: SLF001 - TF 1.15 calls the same

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import tensorflow as tf
 
 from migrate.port.codegen import (
@@ -318,7 +319,8 @@ def port(target: Target, progress: Progress) -> Port:
     traces = _trace_modes(target, params, plan.element_spec)
     train, infer = traces["train"], traces["infer"]
     influence = param_influence(target, plan.element_spec, train)
-    spelled = {key: params[key] for key in influence}
+    arrays = {key: value for key, value in params.items() if isinstance(value, np.ndarray)}  # a constant's source
+    spelled = {**arrays, **{key: params[key] for key in influence}}
     clipping = {op.name for call in train.calls if call.api == "tf.clip_by_global_norm"
                 for op in train.graph.get_operations() if op._id in call.op_ids}  # noqa: SLF001
     spell_value = lambda value: spell(value, spelled, {OPTIMIZER_MARK, *clipping}, influence)  # noqa: E731
@@ -454,7 +456,8 @@ def _loss_program(train: ModeTrace, losses: TrainingLosses, spelled: dict, influ
     dependent = _dependent_on(train.graph, labels)
     loss_known = {}
     for op in train.graph.get_operations():
-        if op.name not in dependent and op.type not in ("Const", "VarHandleOp", "VariableV2", "ReadVariableOp"):
+        if op.name not in dependent and op.type not in ("Const", "VarHandleOp", "VariableV2", "ReadVariableOp") \
+                and not any(tensor.dtype == tf.resource for tensor in op.outputs):  # a lookup table of the labels
             loss_known.update({tensor.name: f"{FRONTIER}{tensor.name}{FRONTIER}" for tensor in op.outputs})
     loss_known.update(_structure_exprs(train.labels, "labels"))
     return build_program(GraphView(train.graph, losses.targets, loss_known, train.calls, spelled, influence=influence),
@@ -517,7 +520,7 @@ def _bind_weights(target: Target, train: ModeTrace, network: NetworkPrograms, lo
     """The layers (raw variables in a `TF1Variables` layer) and the TF1 variable → Keras weight map; refused when a
     trainable variable belongs to none."""
     forward, tail = network.forward, network.tail
-    layers = forward.layers + tail.layers
+    layers = forward.layers + tail.layers + loss.layers  # the loss's: a lookup table of its string labels
     owned = {tf1: f"self.{layer.attribute}.{weight}" for layer in layers for tf1, weight in layer.weights.items()
              if isinstance(tf1, str) and isinstance(weight, str)}
     for tf1, expression in owned.items():  # a layer's own weight read by raw ops (weight decay): the layer's
@@ -596,7 +599,8 @@ def _metric_programs(evaluation: ModeTrace, train: ModeTrace, params: dict, infl
     scopes = _mode_scopes(train)
     known = {}
     for op in evaluation.graph.get_operations():
-        if op.name not in dependent and op.type not in ("Const", "VarHandleOp", "VariableV2", "ReadVariableOp"):
+        if op.name not in dependent and op.type not in ("Const", "VarHandleOp", "VariableV2", "ReadVariableOp") \
+                and not any(tensor.dtype == tf.resource for tensor in op.outputs):  # a lookup table of the labels
             known.update({tensor.name: f"{FRONTIER}{tensor.name}{FRONTIER}" for tensor in op.outputs
                           if _counterpart(train.graph, tensor, True, scopes) is not None})
     known.update(label_exprs)

@@ -9,8 +9,10 @@ An `LSTMCell`/`BasicLSTMCell`/`GRUCell` becomes the Keras layer of that cell; a
 ``keras.layers.RNN([cell_0, cell_1, …])`` (Keras' `StackedRNNCells`) does. A
 `DropoutWrapper` that keeps everything (keep probabilities 1.0) is the cell it
 wraps. With ``sequence_length`` TF1 gives zeros past each length and carries the
-state through: the Keras layer gets the lengths as a mask
-(``zero_output_for_mask=True``), and only the outputs are carried.
+state through: the Keras layer gets the lengths as a mask, which carries the
+state the same way — the outputs with ``zero_output_for_mask=True``, the last
+state's ``h`` (Keras' last output, carried past the length when masked steps
+do not output zeros) or ``c`` without it.
 The cells' weights map through the parity engine's named transforms
 (`lstm_kernel`, `lstm_bias`; `gru_kernel`, `gru_bias`): TF1 keeps one kernel
 over ``[x, h]``, Keras a kernel and a recurrent kernel, so the port is at
@@ -176,13 +178,13 @@ def match(op, view):
         return None
     consumed = _consumed(view, call.result, len(cells) > 1)
     lengths = call.arguments.get("sequence_length")
-    if consumed is None or (lengths is not None and consumed[0] != "sequences"):
-        return None  # with lengths, only the outputs (zeros past each length, as Keras' masked outputs) are carried
+    if consumed is None:
+        return None
     part, output = consumed
     inputs = [call.arguments["inputs"], *([lengths] if lengths is not None else [])]
     layer = layer_name(call, "rnn")
     flags = {"sequences": ", return_sequences=True", "c": ", return_state=True", "h": ""}[part]
-    flags += ", zero_output_for_mask=True" if lengths is not None else ""
+    flags += ", zero_output_for_mask=True" if lengths is not None and part == "sequences" else ""
     planned = planned_layer(view, cells, flags, layer)
     if planned is None:
         return None

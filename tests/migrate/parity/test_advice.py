@@ -24,6 +24,7 @@ def test_an_optimizer_choice_that_reached_neither_side_is_named():
                               "GradientDescentOptimizer and the Keras model with SGD")
     assert ignored_optimizer("adam", ["AdamOptimizer"], ["keras.src.optimizers.sgd.SGD"]) is None
     assert ignored_optimizer("sgd", ["GradientDescentOptimizer"], ["keras.src.optimizers.sgd.SGD"]) is None
+    assert ignored_optimizer("Adam", ["AdamOptimizer"], ["modern.optimizers.adam.Adam"]) is None  # optimize_loss's name
 
 
 def test_a_first_step_loss_a_factor_of_the_replica_count_apart_is_named():

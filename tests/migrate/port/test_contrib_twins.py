@@ -190,6 +190,19 @@ def test_the_core_objects_contrib_reexported_are_the_same_objects(tf):
     assert tf.contrib.estimator.TowerOptimizer(optimizer) is optimizer
 
 
+def test_index_table_from_tensor_takes_its_vocabulary_as_mapping(tf):
+    def build():
+        table = tf.contrib.lookup.index_table_from_tensor(mapping=tf.constant(["a", "b", "c"]), default_value=-1)
+        return table.lookup(tf.constant(["c", "a", "z"]))
+
+    graph = tf.Graph()
+    with graph.as_default():
+        ids = build()
+        with tf.Session(graph=graph) as session:
+            session.run(tf.tables_initializer())
+            np.testing.assert_array_equal(session.run(ids), [2, 0, -1])
+
+
 def test_contrib_modules_import_as_tf1_code_spells_them(tf):
     import tensorflow.contrib.rnn as rnn  # noqa: PLR0402 - the spelling TF1 code uses
     from tensorflow.contrib import layers

@@ -82,27 +82,37 @@ import tensorflow.compat.v1 as tf
 
 
 def train_input_fn(params):
-    ids = np.random.default_rng(0).integers(0, 20, (8, 6))
-    return tf.data.Dataset.from_tensor_slices((ids, np.arange(8, dtype=np.int64) % 3)).repeat().batch(4)
+    rng = np.random.default_rng(0)
+    features = {"ids": rng.integers(0, 20, (8, 6)), "tag": rng.choice(np.array(["x", "y", "z", "w"]), 8)}
+    labels = np.array([" a", " b", " c"])[np.arange(8) % 3][:, None]
+    return tf.data.Dataset.from_tensor_slices((features, labels)).repeat().batch(4)
 
 
 def model_fn(features, labels, mode, params):
-    embedded = tf.contrib.layers.embed_sequence(features, params["vocab"], 4)
-    hidden = tf.contrib.layers.fully_connected(tf.contrib.layers.flatten(embedded), 5)
+    embedded = tf.contrib.layers.embed_sequence(features["ids"], params["vocab"], 4)
+    pretrained = tf.nn.embedding_lookup(tf.constant(params["pretrained"]), features["ids"])
+    conv = tf.layers.conv1d(tf.concat([embedded, pretrained], axis=2), 5, 3, padding="same", activation=tf.nn.relu)
+    tags = tf.contrib.lookup.index_table_from_tensor(tf.constant(["x", "y", "z"])).lookup(features["tag"])
+    flat = tf.concat([tf.contrib.layers.flatten(conv), tf.one_hot(tags, 3)], axis=1)
+    hidden = tf.contrib.layers.fully_connected(flat, 5)
     logits = tf.contrib.layers.fully_connected(hidden, 3, activation_fn=None, scope="logits")
     if mode == tf.estimator.ModeKeys.PREDICT:
         return tf.estimator.EstimatorSpec(mode, predictions={"logits": logits})
-    loss = tf.losses.sparse_softmax_cross_entropy(labels, logits)
+    classes = tf.contrib.lookup.index_table_from_tensor(tf.constant([" a", " b", " c"]))
+    loss = tf.losses.sparse_softmax_cross_entropy(tf.squeeze(classes.lookup(labels), axis=[1]), logits)
     train_op = tf.contrib.layers.optimize_loss(loss, tf.contrib.framework.get_global_step(), 0.1, "SGD",
                                                summaries=[])
     return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
 
 
-PARAMS = {"vocab": 20}
+PARAMS = {"vocab": 20, "pretrained": np.linspace(-1.0, 1.0, 20 * 4, dtype=np.float32).reshape(20, 4)}
 """
 
 
 def test_a_model_fn_written_with_tf_contrib_ports_with_its_twins_listed(tmp_path, capsys):
+    """The contrib twins, and what the contrib model_fns of bench.port_real_code needed besides: a conv1d, optimize_loss's
+    learning-rate variable, pretrained embeddings given through params as a constant, and lookup tables of strings
+    (a feature's, and the labels' in the loss)."""
     target = tmp_path / "target.py"
     target.write_text(CONTRIB_TARGET)
     assert main(["port", str(target), "--out", str(tmp_path / "out"), "--steps", "2", "--no-serving"]) == 0
@@ -110,8 +120,14 @@ def test_a_model_fn_written_with_tf_contrib_ports_with_its_twins_listed(tmp_path
     out = tmp_path / "out"
     report, source, pair = ((out / name).read_text() for name in ("PORT.md", "keras_model.py", "pair.py"))
     assert "keras.layers.Embedding(params['vocab'], 4, name='embed_sequence')" in source
+    assert "self.pretrained = tf.constant(params['pretrained'], tf.float32)" in source
+    assert "keras.layers.Conv1D(5, 3, padding='same', activation='relu', name='conv1d')" in source
     assert "keras.layers.Dense(5, activation='relu', name='fully_connected')" in source
     assert "keras.layers.Dense(3, name='logits')" in source
+    assert "GradientDescent(learning_rate=0.1)" in source
+    assert "tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer([b'x', b'y', b'z'], [0, 1, 2], tf.string, " \
+           "tf.int64), -1)" in source
+    assert ".lookup(labels)" in source
     for construct, text in [("layers.embed_sequence", "embed_sequence("), ("layers.flatten", "flatten("),
                             ("layers.optimize_loss", "optimize_loss("), ("framework.get_global_step", "get_global_step")]:
         assert re.search(rf"`tf\.contrib\.{construct}` at \S*target\.py:{line_of(target, text)} ran as its TF1-core twin",
@@ -141,8 +157,10 @@ def model_fn(features, labels, mode, params):
                                              sequence_length=features["length"], dtype=tf.float32, scope="stack")
     _, final = tf.compat.v1.nn.static_rnn(tf.compat.v1.nn.rnn_cell.GRUCell(params["units"]),
                                           tf.unstack(features["x"], axis=1), dtype=tf.float32, scope="steps")
-    encoding = tf.concat([tf.reduce_sum(outputs, axis=1), final], axis=1)
-    gate = tf.compat.v1.layers.dense(encoding, 2 * params["units"], activation=tf.nn.sigmoid, name="gate")
+    _, last = tf.compat.v1.nn.dynamic_rnn(tf.compat.v1.nn.rnn_cell.BasicLSTMCell(params["units"]), features["x"],
+                                          sequence_length=features["length"], dtype=tf.float32, scope="last")
+    encoding = tf.concat([tf.reduce_sum(outputs, axis=1), final, last.h], axis=1)
+    gate = tf.compat.v1.layers.dense(encoding, 3 * params["units"], activation=tf.nn.sigmoid, name="gate")
     encoding = gate * encoding + (1.0 - gate) * tf.square(encoding)  # a highway: three readers of encoding
     logits = tf.compat.v1.layers.dense(encoding, 2, name="out")
     if mode == tf.estimator.ModeKeys.PREDICT:
@@ -163,7 +181,7 @@ RNN_STEPS = 2
 @pytest.fixture(scope="module")
 def rnn_port(tmp_path_factory):
     """One port of a bidirectional LSTM feeding a stack of GRU cells with sequence lengths, beside a GRU under
-    static_rnn over the unstacked steps, checked over 2 steps."""
+    static_rnn over the unstacked steps and the last state of an LSTM with sequence lengths, checked over 2 steps."""
     directory = tmp_path_factory.mktemp("rnn")
     (directory / "target.py").write_text(RNN_TARGET)
     code = main(["port", str(directory / "target.py"), "--out", str(directory / "out"), "--steps", str(RNN_STEPS)])
@@ -181,6 +199,8 @@ def test_bidirectional_stacked_and_static_rnn_cells_port_and_hold(rnn_port):
            "zero_output_for_mask=True, name='stack')" in source
     assert "mask=tf.sequence_mask(" in source
     assert "keras.layers.GRU(params['units'], reset_after=False, name='steps')" in source
+    assert "keras.layers.LSTM(params['units'], name='last')" in source  # the last state's h: masked steps carry it
+    assert "BasicLSTMCell under dynamic_rnn with sequence lengths" in report
     assert "GRUCell under static_rnn over tf.unstack(x, axis=1)" in report
     assert "GRUCell + GRUCell under dynamic_rnn with sequence lengths" in report
     assert "LSTMCell ×2 under bidirectional_dynamic_rnn, outputs concatenated" in report
