@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +45,6 @@ class PairRun:
     steps: int
     schedule: str | None = None
     """The per-step loss tolerance the pair names (TOLERANCE_SCHEDULE, or --schedule), for the verdict."""
-    notes: list[str] = field(default_factory=list)
 
     def write(self, path: Path) -> Path:
         """Write the record as JSON; a param JSON cannot carry is a `PairError` naming it."""

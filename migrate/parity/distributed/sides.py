@@ -44,7 +44,7 @@ spec; the launcher waits for it too (it stops after the last checkpoint).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -111,7 +111,6 @@ EVALUATOR = "evaluator"
 class Side:
     """One side's cluster: which processes, which module, how its losses combine."""
 
-    name: str
     module: str
     engine: str
     role_counts: Callable[[int], dict[str, int]]
@@ -135,44 +134,39 @@ class Side:
         return f"{self.trainers[0]}:0"
 
 
+LEGACY = Side(
+    module="legacy.distributed.pair",
+    engine="model_fn + SyncReplicasOptimizer + MonitoredTrainingSession (1 ps)",
+    role_counts=lambda workers: {"ps": 1, "worker": workers}, global_losses=mean_of_worker_losses,
+    writes_initial_weights=True,
+)
+MODERN = Side(
+    module="modern.distributed.pair", engine="build_model + MultiWorkerMirroredStrategy + Keras fit",
+    role_counts=lambda workers: {"worker": workers}, global_losses=chief_losses, writes_initial_weights=False,
+)
 SIDES: dict[tuple[str, str], Side] = {
-    ("legacy", "sync"): Side(
-        name="legacy", module="legacy.distributed.pair",
-        engine="model_fn + SyncReplicasOptimizer + MonitoredTrainingSession (1 ps)",
-        role_counts=lambda workers: {"ps": 1, "worker": workers},
-        global_losses=mean_of_worker_losses, writes_initial_weights=True,
+    ("legacy", "sync"): LEGACY,
+    ("modern", "sync"): MODERN,
+    ("legacy", "async"): replace(
+        LEGACY, engine="model_fn, asynchronous updates + MonitoredTrainingSession (1 ps)",
+        global_losses=merged_worker_losses, replication="async", restart="task", extra_argv=("--replication", "async"),
     ),
-    ("modern", "sync"): Side(
-        name="modern", module="modern.distributed.pair", engine="build_model + MultiWorkerMirroredStrategy + Keras fit",
-        role_counts=lambda workers: {"worker": workers},
-        global_losses=chief_losses, writes_initial_weights=False,
-    ),
-    ("legacy", "async"): Side(
-        name="legacy", module="legacy.distributed.pair",
-        engine="model_fn, asynchronous updates + MonitoredTrainingSession (1 ps)",
-        role_counts=lambda workers: {"ps": 1, "worker": workers},
-        global_losses=merged_worker_losses, writes_initial_weights=True, replication="async", restart="task",
-        extra_argv=("--replication", "async"),
-    ),
-    ("modern", "async"): Side(
-        name="modern", module="modern.distributed.pair_ps",
+    ("modern", "async"): replace(
+        MODERN, module="modern.distributed.pair_ps",
         engine="build_model + ParameterServerStrategy + ClusterCoordinator loop (coordinator, 1 ps)",
-        role_counts=lambda workers: {"chief": 1, "ps": 1, "worker": workers},
-        global_losses=chief_losses, writes_initial_weights=False, replication="async", trainers=("chief",),
-        restart="task",
+        role_counts=lambda workers: {"chief": 1, "ps": 1, "worker": workers}, replication="async",
+        trainers=("chief",), restart="task",
     ),
-    ("legacy", "estimator"): Side(
-        name="legacy", module="legacy.distributed.estimator",
+    ("legacy", "estimator"): replace(
+        LEGACY, module="legacy.distributed.estimator", evaluator_module="legacy.distributed.estimator",
         engine="model_fn + Estimator train_and_evaluate + SyncReplicasOptimizer (chief, workers, 1 ps, evaluator)",
         role_counts=lambda workers: {"ps": 1, "chief": 1, "worker": workers - 1, EVALUATOR: 1},
-        global_losses=mean_of_worker_losses, writes_initial_weights=True, trainers=("chief", "worker"),
-        evaluator_module="legacy.distributed.estimator",
+        trainers=("chief", "worker"),
     ),
-    ("modern", "estimator"): Side(
-        name="modern", module="modern.distributed.pair",
-        engine="build_model + MultiWorkerMirroredStrategy + Keras fit, sidecar evaluator",
-        role_counts=lambda workers: {"worker": workers, EVALUATOR: 1},
-        global_losses=chief_losses, writes_initial_weights=False, evaluator_module="modern.distributed.sidecar",
+    ("modern", "estimator"): replace(
+        MODERN, engine="build_model + MultiWorkerMirroredStrategy + Keras fit, sidecar evaluator",
+        role_counts=lambda workers: {"worker": workers, EVALUATOR: 1}, evaluator_module="modern.distributed.sidecar",
     ),
 }
+"""Each kind of cluster is the synchronous one (`LEGACY`, `MODERN`) with what changes."""
 REPLICATIONS = ("sync", "async")
