@@ -88,7 +88,6 @@ def _analyse_file(
         return result
     result.module, result.module_names = module_names(source)
     result.notes = notes
-    result.lines = text.text.count("\n") + 1
     locate = _locator(text.positions)
     package = result.module if source.path.endswith("__init__.py") else result.module.rpartition(".")[0]
     try:

@@ -66,7 +66,7 @@ class FileResult:
 
     __slots__ = (
         "path", "module", "module_names", "skipped", "findings", "classes", "exports", "suppressions",
-        "hook_passes", "notes", "lines", "wrappers", "class_calls",
+        "hook_passes", "notes", "wrappers", "class_calls",
     )
 
     def __init__(self, path: str, module: str = "", module_names: tuple[str, ...] = (), skipped: str | None = None) -> None:
@@ -81,7 +81,6 @@ class FileResult:
         self.hook_passes: list[tuple[str, str]] = []
         """(qualified class name, phase) for each class passed as a hook: `migrate.report.phases`."""
         self.notes: list[str] = []
-        self.lines = 0
         self.wrappers: dict[str, str] = {}
         """Top-level functions returning a TensorFlow module: name → its qualified name."""
         self.class_calls: list[tuple[str, int | None, int, int, str]] = []
