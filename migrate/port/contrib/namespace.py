@@ -7,6 +7,7 @@ each use of a twin is recorded where the user's code wrote it.
 """
 from __future__ import annotations
 
+import importlib
 import importlib.abc
 import importlib.machinery
 import sys
@@ -123,7 +124,8 @@ def install() -> None:
     import tensorflow as tf
 
     root = module("")
-    tf.contrib = root
-    tf.compat.v1.contrib = root
+    # `tf.compat.v1` and the module `import tensorflow.compat.v1` gives are two objects on TF 2.16 on: both get it
+    for owner in (tf, tf.compat.v1, importlib.import_module("tensorflow.compat.v1")):
+        owner.contrib = root
     if not any(isinstance(finder, _Finder) for finder in sys.meta_path):
         sys.meta_path.insert(0, _Finder())
