@@ -126,6 +126,6 @@ def install() -> None:
     root = module("")
     # `tf.compat.v1` and the module `import tensorflow.compat.v1` gives are two objects on TF 2.16 on: both get it
     for owner in (tf, tf.compat.v1, importlib.import_module("tensorflow.compat.v1")):
-        owner.contrib = root
+        setattr(owner, "contrib", root)  # noqa: B010 - the owners are modules whose stubs have no `contrib`
     if not any(isinstance(finder, _Finder) for finder in sys.meta_path):
         sys.meta_path.insert(0, _Finder())
