@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from migrate.parity.options import PARAM_SHORTCUTS, ConfigError, ParityOptions
@@ -83,20 +83,11 @@ class ParityConfig:
         return schedule_for(self.mode, self.optimizer, self.optimizer_flavour)
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "pair": self.pair,
-            "mode": self.mode,
-            "steps": self.steps,
-            "seed": self.seed,
-            "params": json_safe(dict(self.params)),
-            "scenarios": list(self.scenarios),
-            "accuracy_bar": self.accuracy_bar,
-            "max_accuracy_gap": self.max_accuracy_gap,
-            "modern_overrides": json_safe(dict(self.modern_overrides)),
-            "loss_tolerance": self.loss_tolerance,
-            "forward_tolerance": self.forward_tolerance,
-            **({"schedule": self.schedule_name} if self.schedule_name is not None else {}),
-        }
+        """The settings as the summary and a trace write them: every field but `given`, each as JSON can hold it
+        (`json_safe`), and `schedule` only when one is named."""
+        settings = {each.name: json_safe(getattr(self, each.name)) for each in fields(self)
+                    if each.name not in ("given", "schedule_name")}
+        return {**settings, **({"schedule": self.schedule_name} if self.schedule_name is not None else {})}
 
 
 def json_safe(value: Any) -> Any:

@@ -261,35 +261,30 @@ def run_parity(
     prepare_tensorflow_environment(progress)
     with tempfile.TemporaryDirectory(prefix="parity-") as scratch:
         run = Run(config, pair, progress, Path(scratch), serving)
+        result: ParityResult | None = None
         if side == "legacy":
             run.prepare_legacy()
             run.train_legacy(config.steps, evaluate=True, scenarios=True)
             check_steps_run(pair, run.legacy, config.steps)
             if pair.has_serving and serving.run:
                 record_legacy_export(run)
-            if record is not None:
-                write_record(record, config, {"legacy": run.legacy}, run.initial_weights, progress)
-            return None, {"legacy": run.legacy}
-        if recorded is not None:
-            run.load_legacy(recorded)
+            sides = {"legacy": run.legacy}
         else:
-            run.prepare_legacy()
-        result, modern = compare_with_modern(run, train_legacy=recorded is None)
-        if (stage := serving_stage(run, result)) is not None:
-            result.stages.append(stage)
-        if recorded is None and result.ok:  # a run that stopped early did not call every function
-            result.notes += [f"warning: {given_as(key, config)}: the pair never reads params[{key!r}] (neither side): "
-                             "it changed nothing" for key in unread(config.given, run.read)]
-    sides = {"legacy": run.legacy, "modern": modern}
+            if recorded is not None:
+                run.load_legacy(recorded)
+            else:
+                run.prepare_legacy()
+            result, modern = compare_with_modern(run, train_legacy=recorded is None)
+            if (stage := serving_stage(run, result)) is not None:
+                result.stages.append(stage)
+            if recorded is None and result.ok:  # a run that stopped early did not call every function
+                result.notes += [f"warning: {given_as(key, config)}: the pair never reads params[{key!r}] (neither "
+                                 "side): it changed nothing" for key in unread(config.given, run.read)]
+            sides = {"legacy": run.legacy, "modern": modern}
     if record is not None:
-        write_record(record, config, sides, run.initial_weights, progress)
+        traces.write_trace(record, traces.RecordedRun(config.as_dict(), sides, run.initial_weights))
+        progress(f"trace written to {record}")
     return result, sides
-
-
-def write_record(path: Path, config: ParityConfig, sides: dict[str, SideTrace], initial_weights: dict[str, Array],
-                 progress: Progress) -> None:
-    traces.write_trace(path, traces.RecordedRun(config.as_dict(), sides, initial_weights))
-    progress(f"trace written to {path}")
 
 
 def show_mapping(config: ParityConfig, pair: Pair, progress: Progress = print) -> list[Match]:
