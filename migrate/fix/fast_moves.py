@@ -407,7 +407,8 @@ def _names_loaded(resolver: _Resolver, name: str) -> list[ast.Name]:
     for attribute in resolver.attributes:
         if type(attribute.value) is ast.Name and attribute.value.id == name:
             resolver.parents[id(attribute.value)] = attribute
-    found = [node for node in descendants(resolver.tree) if type(node) is ast.Name and node.id == name and type(node.ctx) is ast.Load]
+    found = [node for node in descendants_on_lines(resolver.tree, match_lines(resolver.text, _naming(name), not_after="."))
+             if type(node) is ast.Name and node.id == name and type(node.ctx) is ast.Load]
     return sorted(found, key=lambda node: (node.lineno, node.col_offset))
 
 

@@ -276,7 +276,8 @@ class _Planner:
         return finder.sites
 
     def _accesses(self, site: _Site) -> list[cst.CSTNode] | None:
-        """Every use of the site's binding; None when one also sees another binding."""
+        """Every use of the site's binding, in source order (LibCST keeps references in a set: the first use
+        a refusal names must not depend on it); None when one also sees another binding."""
         scope = self.scopes.get(site.statement)
         if scope is None:
             return None
@@ -289,7 +290,7 @@ class _Planner:
                 if not isinstance(access.node, cst.Name) or not all(self._is_absl_import(other, site.move.target) for other in others):
                     return None
                 accesses.append(access.node)
-        return accesses
+        return sorted(accesses, key=lambda node: (self.positions[node].start.line, self.positions[node].start.column))
 
     @staticmethod
     def _is_absl_import(assignment: BaseAssignment, target: tuple[str, str]) -> bool:

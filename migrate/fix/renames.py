@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
+from types import MappingProxyType
 from typing import NamedTuple
 
 from migrate.fix.edits import Edit
@@ -44,9 +45,10 @@ class Rename(NamedTuple):
     new: str
 
 
-def renames() -> dict[str, str]:
+@lru_cache(maxsize=1)
+def renames() -> Mapping[str, str]:
     """TF1 name → TF2 name (`tensorflow.log` → `tensorflow.math.log`)."""
-    return {entry.name: entry.target for entry in tf1_only().values() if entry.kind == "rename" and entry.target}
+    return MappingProxyType({entry.name: entry.target for entry in tf1_only().values() if entry.kind == "rename" and entry.target})
 
 
 def plan_renames(
@@ -234,5 +236,10 @@ _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
 
 def physical_lines(text: str) -> list[str]:
-    """The lines as Python counts them (`\n`, `\r\n`, `\r` only; `str.splitlines` also splits at form feeds)."""
-    return _LINE.findall(text)
+    """The lines as Python counts them (`\n`, `\r\n`, `\r` only; `str.splitlines` also splits at form feeds and
+    other separators, so it is used only when the text has none)."""
+    return _LINE.findall(text) if _OTHER_BREAKS.search(text) else text.splitlines(keepends=True)
+
+
+_OTHER_BREAKS = re.compile("[\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+"""What `str.splitlines` splits at besides `\n`, `\r\n` and `\r`."""
