@@ -309,7 +309,7 @@ def run_task(args: argparse.Namespace, run: PairRun, task_type: str, index: int,
 
     workers = len(cluster["chief"]) + len(cluster.get("worker", []))
     worker = {"chief": 0, "worker": index + 1}.get(task_type)
-    pair, params = run.load(), run.params("legacy")
+    pair, params = run.load(evaluates=task_type == "evaluator"), run.params("legacy")
     config = run_config(args, int(params.get("seed", 0)))
     found, built = Replicated([], []), list[Any]()
     estimator = tf.estimator.Estimator(cluster_model_fn(pair, workers, found, built), config=config, params=params)

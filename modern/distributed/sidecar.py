@@ -93,7 +93,7 @@ def evaluation_model(run: PairRun) -> tuple[Any, Any, bool]:
 
     from modern.distributed.pair import built_side
 
-    pair, params = run.load(), run.params("modern")
+    pair, params = run.load(evaluates=True), run.params("modern")
     dataset = pair.call("eval_dataset", params)
     sizes = {int(tf.shape(tf.nest.flatten(batch)[0])[0]) for batch in dataset}
     return built_side(pair, params).model, dataset, len(sizes) == 1

@@ -70,9 +70,14 @@ class PairRun:
         except (OSError, ValueError, TypeError) as error:
             raise PairError(f"--run {path} is not a pair run written by `migrate parity --workers` ({error}).") from error
 
-    def load(self) -> Pair:
-        """The pair, loaded from its file as the single-process engine loads it."""
-        return load_pair(self.pair)
+    def load(self, evaluates: bool = False) -> Pair:
+        """The pair, loaded from its file as the single-process engine loads it; for an evaluator task (`evaluates`)
+        a `PairError` when it defines no eval input."""
+        pair = load_pair(self.pair)
+        if evaluates and not pair.has_eval:
+            raise PairError(f"{pair.origin} defines no eval_input_fn and eval_dataset, which the evaluator tasks of "
+                            "--evaluator evaluate every checkpoint on: define both, or run without --evaluator.")
+        return pair
 
     def local_batch(self, workers: int) -> int:
         """Each of `workers` workers' share of the global batch; a `PairError` when it does not split evenly."""

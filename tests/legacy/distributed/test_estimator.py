@@ -55,3 +55,16 @@ def test_an_evaluator_that_never_gets_a_checkpoint_is_a_failed_cluster_exit_1(mo
     error = capsys.readouterr().err
     assert "legacy.distributed.estimator (evaluator 0): no checkpoint arrived in" in error and "within 0.5 s;" in error
     assert "Is the chief running" in error and not (tmp_path / "t.json").exists()
+
+
+def test_an_evaluator_of_a_pair_without_eval_input_is_a_usage_error(monkeypatch, capsys, tmp_path):
+    from migrate.parity.distributed.pair_run import PairRun
+
+    pair = tmp_path / "no_eval.py"  # the four functions a pair needs, and no eval input
+    pair.write_text("".join(f"def {name}(*args):\n    raise AssertionError\n\n\n"
+                            for name in ("model_fn", "train_input_fn", "build_model", "train_dataset")))
+    run = PairRun(str(pair), "no_eval", {}, {}, 0, 64, 4).write(tmp_path / "run.json")
+    monkeypatch.setenv("TF_CONFIG", tf_config(CLUSTER, "evaluator", 0)["TF_CONFIG"])
+    assert main(["--model-dir", str(tmp_path / "model"), "--run", str(run), "--trace", str(tmp_path / "t.json"),
+                 "--eval-timeout", "0.5"]) == 2
+    assert "defines no eval_input_fn and eval_dataset, which the evaluator tasks of --evaluator" in capsys.readouterr().err
