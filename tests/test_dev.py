@@ -61,3 +61,19 @@ def test_lock_header_names_the_command_that_compiles_it(dev, name):
 def test_lint_configuration_selects_the_promised_rule_families():
     lint = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["ruff"]["lint"]
     assert {"F", "UP", "I", "B"} <= set(lint["select"])
+
+
+def test_the_tf215_parts_run_every_test_file_once(dev):
+    """A part runs its paths but the `--ignore`d ones; every test file of the suite must fall in exactly one part."""
+    lanes = dev.tf215_lanes(Path(sys.executable), {})
+
+    def runs(lane, path: Path) -> bool:
+        arguments = lane.arguments[1:]
+        ignored = [ROOT / argument.removeprefix("--ignore=") for argument in arguments if argument.startswith("--ignore=")]
+        named = [ROOT / argument for argument in arguments if not argument.startswith("-")]
+        return any(path.is_relative_to(part) for part in named) and not any(path.is_relative_to(skip) for skip in ignored)
+
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        if "fixtures" in path.parts or "sample" in path.parts:
+            continue
+        assert sum(runs(lane, path) for lane in lanes) == 1, path.relative_to(ROOT)
