@@ -37,6 +37,14 @@ OPTIMIZER_TWINS: dict[str, tuple[str, dict[str, str]]] = {
 """TF1 optimizer class → (its twin in `modern.optimizers`, twin keyword → the TF1 instance attribute)."""
 OPTIMIZER_NAMES = ("sgd", "adam", "momentum", "adagrad", "rmsprop", "ftrl", "gradient_descent", "gd")
 """Values tried for a string param that selects the optimizer (`probe` in the traced porter)."""
+OPTIMIZE_LOSS_NAMES = ("SGD", "Adam", "Momentum", "Adagrad", "RMSProp", "Ftrl")
+"""The names `tf.contrib.layers.optimize_loss` takes (its `OPTIMIZER_CLS_NAMES`), tried instead when the param is
+spelled so."""
+
+
+def probed_names(value: str) -> tuple[str, ...]:
+    """The optimizer names to try for a param whose value is `value`: in the spelling it uses."""
+    return OPTIMIZE_LOSS_NAMES if value in OPTIMIZE_LOSS_NAMES else OPTIMIZER_NAMES
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ from migrate.port.registry import Porter, Progress, twins
 from migrate.port.serving import NoServing, ServingCode, port_serving
 from migrate.port.target import SourceRef, Target
 from migrate.port.trace import ModeTrace, merged, trace_mode
-from migrate.port.training import OPTIMIZER_NAMES, OptimizerPlan, minimized_loss, plan_optimizer
+from migrate.port.training import OPTIMIZER_NAMES, OptimizerPlan, minimized_loss, plan_optimizer, probed_names
 
 FRONTIER = "__frontier__"
 """Marks, in the loss code, a tensor the forward pass computes (replaced by ``outputs[key]``)."""
@@ -207,7 +207,7 @@ def _optimizer_plans(target: Target, train: ModeTrace, spec: tuple, spell_value,
     for key in selectors:
         plans: dict[str, OptimizerPlan] = {}
         seen: set[str] = set()
-        for name in OPTIMIZER_NAMES:
+        for name in probed_names(target.params[key]):
             try:
                 probe = trace_mode(target.model_fn, "train", {**target.params, key: name}, spec)
             except PortRefused:

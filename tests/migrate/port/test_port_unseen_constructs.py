@@ -100,19 +100,20 @@ def model_fn(features, labels, mode, params):
         return tf.estimator.EstimatorSpec(mode, predictions={"logits": logits})
     classes = tf.contrib.lookup.index_table_from_tensor(tf.constant([" a", " b", " c"]))
     loss = tf.losses.sparse_softmax_cross_entropy(tf.squeeze(classes.lookup(labels), axis=[1]), logits)
-    train_op = tf.contrib.layers.optimize_loss(loss, tf.contrib.framework.get_global_step(), 0.1, "SGD",
+    train_op = tf.contrib.layers.optimize_loss(loss, tf.contrib.framework.get_global_step(), 0.1, params["optimizer"],
                                                summaries=[])
     return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
 
 
-PARAMS = {"vocab": 20, "pretrained": np.linspace(-1.0, 1.0, 20 * 4, dtype=np.float32).reshape(20, 4)}
+PARAMS = {"vocab": 20, "optimizer": "SGD",
+          "pretrained": np.linspace(-1.0, 1.0, 20 * 4, dtype=np.float32).reshape(20, 4)}
 """
 
 
 def test_a_model_fn_written_with_tf_contrib_ports_with_its_twins_listed(tmp_path, capsys):
     """The contrib twins, and what the contrib model_fns of bench.port_real_code needed besides: a conv1d, optimize_loss's
-    learning-rate variable, pretrained embeddings given through params as a constant, and lookup tables of strings
-    (a feature's, and the labels' in the loss)."""
+    learning-rate variable and optimizer names, pretrained embeddings given through params as a constant, and lookup
+    tables of strings (a feature's, and the labels' in the loss)."""
     target = tmp_path / "target.py"
     target.write_text(CONTRIB_TARGET)
     assert main(["port", str(target), "--out", str(tmp_path / "out"), "--steps", "2", "--no-serving"]) == 0
@@ -125,6 +126,8 @@ def test_a_model_fn_written_with_tf_contrib_ports_with_its_twins_listed(tmp_path
     assert "keras.layers.Dense(5, activation='relu', name='fully_connected')" in source
     assert "keras.layers.Dense(3, name='logits')" in source
     assert "GradientDescent(learning_rate=0.1)" in source
+    # params["optimizer"] selects the optimizer by optimize_loss's names; its "Momentum" is momentum 0.9
+    assert "if name == 'Momentum':\n        return Momentum(learning_rate=0.1, momentum=0.9, use_nesterov=False)" in source
     assert "tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer([b'x', b'y', b'z'], [0, 1, 2], tf.string, " \
            "tf.int64), -1)" in source
     assert ".lookup(labels)" in source
