@@ -268,7 +268,8 @@ PER_STEP_TARGET = INPUT_FN + """
 def model_fn(features, labels, mode, params):
     steps = features[:, :-1, :]  # a char-LM's outputs[:, :-1, :]: the time dimension is known, less one
     logits = tf.compat.v1.layers.dense(steps, params["units"], name="per_step")  # rank 3: tensordot + set_shape
-    probabilities = tf.nn.softmax(logits, name="probabilities")
+    gate = tf.compat.v1.layers.dense(steps, params["units"], use_bias=False, name="gate")  # no bias: reshapes kept
+    probabilities = tf.nn.softmax(logits * tf.sigmoid(gate), name="probabilities")
     if mode == tf.estimator.ModeKeys.PREDICT:
         return tf.estimator.EstimatorSpec(mode, predictions={"probabilities": probabilities})
     targets = tf.tile(labels[:, None], [1, 2])
@@ -283,12 +284,16 @@ PARAMS = {"units": 3}
 
 
 def test_a_rank3_dense_serves_the_static_shape_tf1_gives_it(tmp_path, capsys):
-    """TF1's tensordot sets its output's shape from its input's static one (None, 2, 3); the port's reshape reads
-    the same dimensions from the input's shape, so the served signatures have the same output shape."""
+    """TF1's tensordot sets its output's shape from its input's static one (None, 2, 3); the port's reshapes read
+    the same dimensions from the input's shape, so the served signatures have the same output shape: a dense layer
+    with its bias is written as the Keras layer between two reshapes, one without keeps tensordot's ops."""
     target = tmp_path / "target.py"
     target.write_text(PER_STEP_TARGET)
     assert main(["port", str(target), "--out", str(tmp_path / "out"), "--steps", "2"]) == 0, capsys.readouterr().out[-3000:]
     out = capsys.readouterr().out
     assert "[ok] 6. serving (SavedModel signatures and answers): 2 signatures" in out, out[-3000:]
     source = (tmp_path / "out" / "keras_model.py").read_text()
-    assert "tf.gather(shape" not in source and "= shape[0:2]" in source
+    assert "self.per_step(tf.reshape(strided_slice, [-1, tf.shape(strided_slice)[-1]])), " \
+           "tf.concat([tf.shape(strided_slice)[:-1], [self.per_step.units]], axis=0))" in source
+    assert "keras.layers.Dense(params['units'], name='per_step')" in source and "TF1Variables" not in source
+    assert "tf.gather(shape" not in source and "= shape[0:2]" in source  # the gate's tensordot, kept as ops
