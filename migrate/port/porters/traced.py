@@ -365,16 +365,8 @@ def port(target: Target, progress: Progress) -> Port:
                    *schedule.conversions, *(plan_.conversion for plan_ in optimizers.values())]
     notes, options = _notes_and_options(plan.note, layers, selector, list(optimizers), metric_notes)
     notes += [losses.note] if losses.note else []
-    sums = unordered_sums(train.graph)
-    if sums:  # the check then allows what the engine names "the same update summed in another order"
-        notes.append(rounding_note(sums))
-        options = {"forward_tolerance": ROUNDING_FORWARD, "loss_tolerance": ROUNDING_LOSS,
-                   "serving_tolerance": ROUNDING_LOSS}
-    fused = fused_batch_norms(train.graph)
-    if fused and not sums:  # exact training, served answers from moving statistics a few ulp apart
-        notes.append(moving_statistics_note(fused))
-        options = {**options, "schedule": "rounding", "serving_tolerance": ROUNDING_LOSS}
-    notes.append(serving_note)
+    graph_notes, options = _graph_rounding(train.graph, options)
+    notes += [*graph_notes, serving_note]
     conversions += serving.conversions if serving is not None else []
     return Port("traced model_fn", {"keras_model.py": keras_model_text(model), "pair.py": pair_text(pair)},
                 conversions, notes, options)
@@ -560,6 +552,19 @@ def _notes_and_options(input_note: str | None, layers: list, selector: str | Non
                      f"order than TF1 (see `migrate parity --show-mapping`); the check allows --forward-tolerance "
                      f"{ROUNDING_FORWARD:g} --loss-tolerance {ROUNDING_LOSS:g} --serving-tolerance {ROUNDING_LOSS:g}")
     return notes, options
+
+
+def _graph_rounding(graph: tf.Graph, options: dict) -> tuple[list[str], dict]:
+    """PORT.md's notes on what the TRAIN graph computes that Keras rounds otherwise, and the check's options for it:
+    gradients of a tensor with 3+ readers (summed in another order), else fused batch norms' moving statistics."""
+    sums = unordered_sums(graph)
+    if sums:  # the check then allows what the engine names "the same update summed in another order"
+        return [rounding_note(sums)], {"forward_tolerance": ROUNDING_FORWARD, "loss_tolerance": ROUNDING_LOSS,
+                                       "serving_tolerance": ROUNDING_LOSS}
+    fused = fused_batch_norms(graph)
+    if fused:  # exact training, served answers from moving statistics a few ulp apart
+        return [moving_statistics_note(fused)], {**options, "schedule": "rounding", "serving_tolerance": ROUNDING_LOSS}
+    return [], options
 
 
 def _keras_path(layer: str, weight):
