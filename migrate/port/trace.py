@@ -63,6 +63,8 @@ class RecordedOptimizer:
     where: str
     loss: Any = None
     """The tensor `compute_gradients` (so `minimize`) differentiated, when the gradients came from it."""
+    nested: bool = False
+    """Made by another optimizer's `apply_gradients` (a wrapper such as `SyncReplicasOptimizer` applying its inner one)."""
 
 
 @dataclass
@@ -129,6 +131,7 @@ def recording(graph: tf.Graph, calls: list[RecordedCall], optimizers: list[Recor
     base = tf.compat.v1.train.Optimizer
     original_apply, original_compute = base.apply_gradients, base.compute_gradients
     differentiated: list = []
+    applying = [0]
 
     def compute_gradients(self, loss, *args, **kwargs):
         differentiated.append(loss)
@@ -138,8 +141,12 @@ def recording(graph: tf.Graph, calls: list[RecordedCall], optimizers: list[Recor
         grads_and_vars = list(grads_and_vars)
         optimizers.append(RecordedOptimizer(self, grads_and_vars, global_step,
                                             user_location(traceback.extract_stack()[:-1]),
-                                            differentiated[-1] if differentiated else None))
-        return original_apply(self, grads_and_vars, global_step=global_step, name=name)
+                                            differentiated[-1] if differentiated else None, bool(applying[0])))
+        applying[0] += 1
+        try:
+            return original_apply(self, grads_and_vars, global_step=global_step, name=name)
+        finally:
+            applying[0] -= 1
 
     base.apply_gradients, base.compute_gradients = apply_gradients, compute_gradients
     try:

@@ -41,7 +41,14 @@ from migrate.port.registry import Porter, Progress, twins
 from migrate.port.serving import NoServing, ServingCode, port_serving
 from migrate.port.target import SourceRef, Target
 from migrate.port.trace import ModeTrace, merged, trace_mode
-from migrate.port.training import OPTIMIZER_NAMES, OptimizerPlan, minimized_loss, plan_optimizer, probed_names
+from migrate.port.training import (
+    OPTIMIZER_NAMES,
+    OptimizerPlan,
+    minimized_loss,
+    plan_optimizer,
+    probed_names,
+    several_optimizers,
+)
 
 FRONTIER = "__frontier__"
 """Marks, in the loss code, a tensor the forward pass computes (replaced by ``outputs[key]``)."""
@@ -200,6 +207,9 @@ def _optimizer_plans(target: Target, train: ModeTrace, spec: tuple, spell_value,
     if not train.optimizers:
         return {}, None, [Problem(target.model_fn.where, "the TRAIN graph applies no tf.compat.v1.train optimizer",
                                   "train with optimizer.minimize / apply_gradients of a tf.compat.v1.train optimizer")]
+    several = several_optimizers(train.optimizers)
+    if several:
+        return {}, None, several
     plan = plan_optimizer(train.optimizers[-1], spell_value, train.calls, schedule)
     if isinstance(plan, Problem):
         return {}, None, [plan]

@@ -256,3 +256,38 @@ def test_a_model_fn_reporting_another_loss_than_it_minimizes_ports_and_holds(tmp
     assert "gradients = tape.gradient(minimized, self.trainable_variables)" in source
     assert f"the train_op minimizes sparse_softmax_cross_entropy_loss/value ({target}:{line_of(target, 'per_batch = ')}) " \
         f"and the EstimatorSpec reports mul ({target}:{line_of(target, '* per_batch')})" in report
+
+
+WIDE_AND_DEEP = """
+
+def model_fn(features, labels, mode, params):
+    wide = tf.compat.v1.layers.dense(features, 2, name="linear")
+    hidden = tf.compat.v1.layers.dense(features, 3, activation=tf.nn.relu, name="dnn/hidden")
+    logits = wide + tf.compat.v1.layers.dense(hidden, 2, name="dnn/logits")
+    if mode == tf.estimator.ModeKeys.PREDICT:
+        return tf.estimator.EstimatorSpec(mode, predictions={"logits": logits})
+    loss = tf.compat.v1.losses.sparse_softmax_cross_entropy(labels, logits)
+    if mode == tf.estimator.ModeKeys.EVAL:
+        return tf.estimator.EstimatorSpec(mode, loss=loss)
+    linear = tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.TRAINABLE_VARIABLES, scope="linear")
+    dnn = tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.TRAINABLE_VARIABLES, scope="dnn")
+    train_op = tf.group(
+        tf.compat.v1.train.FtrlOptimizer(0.05).minimize(loss, var_list=linear),
+        tf.compat.v1.train.AdagradOptimizer(0.1).minimize(
+            loss, var_list=dnn, global_step=tf.compat.v1.train.get_or_create_global_step()))
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+"""
+
+
+def test_a_model_fn_with_two_optimizers_is_refused_naming_each(tmp_path, capsys):
+    """Wide & deep: Ftrl on the linear part, Adagrad on the DNN part. Porting one of them would train every
+    variable with it (only the parity check would notice): refused, each optimizer at its line."""
+    target = tmp_path / "target.py"
+    target.write_text(INPUT_FN + WIDE_AND_DEEP)
+    assert port(target, tmp_path / "out") == 2
+    error = capsys.readouterr().err
+    assert "applies 2 optimizers (FtrlOptimizer, AdagradOptimizer)" in error
+    assert f"target.py:{line_of(target, 'FtrlOptimizer(0.05)')}: " in error
+    assert f"target.py:{line_of(target, 'AdagradOptimizer(0.1)')}: " in error
+    assert "FtrlOptimizer trains linear/kernel, linear/bias" in error and "modern.optimizers.Parts" in error
+    assert [path.name for path in (tmp_path / "out").iterdir()] == ["PORT.md"]
