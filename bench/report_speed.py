@@ -220,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(results[-1]), file=sys.stderr, flush=True)
     loads = [run[key] for tree in results for tool in ("ours", "floor", "floor_no_gc", "tf_upgrade_v2") if tool in tree for run in tree[tool]["runs"] for key in ("load_before", "load_after")]
     summary = {
-        "command": "python bench/report_speed.py" + (" --quick" if args.quick else "") + (f" --jobs {args.jobs}" if args.jobs != 2 else ""),
+        "command": "python bench/report_speed.py" + (" --quick" if args.quick else "") + (f" --jobs {args.jobs}" if args.jobs != 2 else "")
+        + (" --no-tf-upgrade" if args.no_tf_upgrade else "") + (f" --repeats {args.repeats}" if args.repeats != 5 and not args.quick else ""),
         "measured_at": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
         "machine": {
             "cpus": os.cpu_count(),
