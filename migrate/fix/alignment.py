@@ -10,6 +10,10 @@ its `(` moved, and one of its continuation lines started right after the old
 continuation line of the call moves by the same amount — nested calls' shifts
 add up — except lines inside a multi-line string, whose text is data.
 Hanging indents (the first argument on the next line) are left alone.
+When the rewrite was made by byte-span edits (a `Layout`), each multi-line
+call on an edited line is followed through the edits to its new place
+instead: the new text is not parsed, and only a string spanning a moved line
+is tokenized.
 """
 from __future__ import annotations
 

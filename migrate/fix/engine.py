@@ -1,11 +1,13 @@
-"""Fix one module's text: the fast AST pass first, LibCST only where a module move needs it.
+"""Fix one module's text: one parse, byte-span edits, LibCST only where a module move needs it.
 
 `fix_text` is what `migrate fix` calls per file (notebooks: per joined notebook).
-Python's own parser and the report's analysis decide what there is to do;
-TFM513's renames are byte-span edits on that AST (`migrate.fix.renames`); the
-module moves of TFM502/TFM503 need LibCST's scope analysis
-(`migrate.fix.module_moves`, imported only when a file needs it: importing
-LibCST alone costs more than scanning a small file).
+Python's own parser and the report's alias table decide what there is to do;
+TFM513/TFM516's renames (`migrate.fix.renames`) and, where the file spells a
+moved module out at each use, the module moves of TFM502/TFM503
+(`migrate.fix.fast_moves`) are byte-span edits of the original text, made in
+one pass; a file that binds a moved module to a name needs LibCST's scope
+analysis (`migrate.fix.module_moves`, imported only when a file needs it:
+importing LibCST alone costs more than scanning a small file).
 """
 from __future__ import annotations
 

@@ -103,10 +103,11 @@ class _Resolver:
 
 
 class _Site:
-    """`flags = tf.flags` at module level, the only binding of its name: it becomes `from absl import flags`."""
+    """`flags = tf.flags` at module level, the only binding of its name: it becomes `from absl import flags`.
+    Or it repeats a `from absl import flags` above it, the name's only other binding (`repeats`): it goes."""
 
-    def __init__(self, statement: ast.Assign, local: str, move: ModuleMove, code: str) -> None:
-        self.statement, self.local, self.move, self.code = statement, local, move, code
+    def __init__(self, statement: ast.Assign, local: str, move: ModuleMove, code: str, repeats: ast.ImportFrom | None) -> None:
+        self.statement, self.local, self.move, self.code, self.repeats = statement, local, move, code, repeats
 
 
 def _assignment_site(resolver: _Resolver, binding: Binding, tree: ast.Module) -> _Site | None:
@@ -116,13 +117,29 @@ def _assignment_site(resolver: _Resolver, binding: Binding, tree: ast.Module) ->
         return None
     if len(statement.targets) != 1 or type(statement.targets[0]) is not ast.Name or statement.value is not binding.node:
         return None
-    if sum(1 for _ in _bindings_of(tree, resolver.text, binding.name)) != 1:
-        return None
     source = resolver.source_of(statement.value)
     if source is None or statement.value.end_lineno != statement.value.lineno:
         return None
     move, code = resolver.moves[source]
-    return _Site(statement, binding.name, move, code)
+    others = [node for node in _bindings_of(tree, resolver.text, binding.name) if node is not statement.targets[0]]
+    if not others:
+        return _Site(statement, binding.name, move, code, None)
+    repeated = _repeated_import(tree, statement, others, binding.name, move.target)
+    return _Site(statement, binding.name, move, code, repeated) if repeated is not None else None
+
+
+def _repeated_import(
+    tree: ast.Module, statement: ast.Assign, others: list[ast.AST], local: str, target: tuple[str, str]
+) -> ast.ImportFrom | None:
+    """The module-level `from absl import flags` above `flags = tf.flags` that binds the same module to the same
+    name, when it is the name's only other binding."""
+    if len(others) != 1 or type(others[0]) is not ast.alias:
+        return None
+    for before in tree.body[:tree.body.index(statement)]:
+        if type(before) is ast.ImportFrom and before.level == 0 and before.module == target[0] \
+                and any(alias is others[0] and alias.name == target[1] == local and alias.asname is None for alias in before.names):
+            return before
+    return None
 
 
 class Use:
@@ -226,7 +243,11 @@ def move_modules_fast(
         return None
     if not uses and not sites:
         return FixResult(text, False)
-    decided = _decide_sites(resolver, sites)
+    lines = physical_lines(text)
+    decided_or_none = _decide_sites(resolver, sites, lines)
+    if decided_or_none is None:
+        return None
+    decided = decided_or_none
     declined = decided.declined
     moved_values = {id(use.node) for use in decided.kept}
     kept: list[Use] = []
@@ -241,7 +262,9 @@ def move_modules_fast(
     declined.sort(key=lambda item: item.line)
     if not kept and not decided.edits:
         return FixResult(text, False, declined=declined)
-    lines = physical_lines(text)
+    dropped = {site.move.target for site in sites if site.repeats is not None}
+    if any(use.move.target in dropped for use in kept):
+        return None  # a dotted use of a module whose repeated binding goes: LibCST picks its name
     edits: list[Edit] | None = list(decided.edits)
     for use in decided.kept:
         edits = _with_call_edits(edits, use, lines)
@@ -303,12 +326,21 @@ class _SiteDecisions(NamedTuple):
     declined: list[Declined]
 
 
-def _decide_sites(resolver: _Resolver, sites: list[_Site]) -> _SiteDecisions:
-    """A binding moves only if every use of the name it binds can: one refused use holds them all."""
+def _decide_sites(resolver: _Resolver, sites: list[_Site], lines: list[str]) -> _SiteDecisions | None:
+    """A binding moves only if every use of the name it binds can: one refused use holds them all. None when
+    one that repeats an absl import is not the plain case (LibCST's then)."""
     decided = _SiteDecisions([], {}, [], [], [])
     for site in sites:
+        seen: list[ast.Name] | None = _names_loaded(resolver, site.local)
+        drop = None
+        if site.repeats is not None:
+            seen = _after_the_site(resolver.tree, site.statement, seen or [])
+            drop = _drop_edit(resolver.tree, site.statement, lines)
+            if seen is None or drop is None:
+                return None
+        loaded = seen or []
         site_uses = [Use(resolver, site.statement.value, site.move, site.code)]  # the alias itself: other modules may import it
-        site_uses += [Use(resolver, node, site.move, site.code) for node in _names_loaded(resolver, site.local)]
+        site_uses += [Use(resolver, node, site.move, site.code) for node in loaded]
         refused = [(use, reason) for use in site_uses if (reason := site.move.decide(use)) is not None]
         if refused:
             for use, reason in refused:
@@ -322,6 +354,10 @@ def _decide_sites(resolver: _Resolver, sites: list[_Site]) -> _SiteDecisions:
             continue
         statement = site.statement
         package, name = site.move.target
+        if drop is not None:  # the absl import above binds it already: the statement goes, as LibCST drops it
+            decided.edits.append(drop)
+            decided.kept.extend(site_uses)
+            continue
         decided.edits.append(Edit(statement.lineno, statement.col_offset, statement.end_col_offset or 0,
                                    f"from {package} import {_alias_text(name, site.local)}", statement.end_lineno))
         end_line = statement.end_lineno or statement.lineno
@@ -330,6 +366,52 @@ def _decide_sites(resolver: _Resolver, sites: list[_Site]) -> _SiteDecisions:
         decided.kept.extend(site_uses)
         decided.accepted.append(site)
     return decided
+
+
+def _after_the_site(tree: ast.Module, site: ast.Assign, loaded: list[ast.Name]) -> list[ast.Name] | None:
+    """The loads that see the site's binding (LibCST's references of it): those below it, and in functions.
+    A module-level load above it sees the absl import only and is left out; None for one above it in a
+    function, class, lambda or comprehension (scopes LibCST resolves otherwise)."""
+    index = tree.body.index(site)
+    kept = []
+    for node in loaded:
+        if (node.lineno, node.col_offset) > (site.lineno, site.col_offset):
+            kept.append(node)
+            continue
+        holder = next((statement for statement in tree.body[:index]
+                       if statement.lineno <= node.lineno <= (statement.end_lineno or statement.lineno)), None)
+        if holder is None or hasattr(holder, "body") or any(isinstance(inner, _SCOPES) for inner in descendants(holder)):
+            return None
+    return kept
+
+
+_SCOPES = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _drop_edit(tree: ast.Module, site: ast.Assign, lines: list[str]) -> Edit | None:
+    """`site`'s line deleted as LibCST removes the statement: the blank lines above it go to the next statement,
+    which keeps the longer run of blank lines (its own or those); None unless the plain case (alone on its
+    line, between two statements with only blank lines, or comments below, around it)."""
+    index = tree.body.index(site)
+    if site.lineno != site.end_lineno or site.col_offset != 0 or index == 0 or index + 1 == len(tree.body):
+        return None
+    previous, following = tree.body[index - 1], tree.body[index + 1]
+    if hasattr(previous, "body") or all(type(statement) in (ast.Import, ast.ImportFrom) or _is_docstring(statement)
+                                        for statement in tree.body[:index]):
+        return None
+    raw = lines[site.lineno - 1].encode("utf-8")
+    if raw[site.end_col_offset or 0:].strip():
+        return None  # a comment or another statement on its line
+    above = range((previous.end_lineno or previous.lineno) + 1, site.lineno)
+    decorators = getattr(following, "decorator_list", None)
+    below = range(site.lineno + 1, decorators[0].lineno if decorators else following.lineno)
+    if any(lines[line - 1].strip() for line in above):
+        return None
+    if any(lines[line - 1].strip() for line in below) or len(above) >= len(below):
+        first, last = site.lineno, (below[-1] if below and not any(lines[line - 1].strip() for line in below) else site.lineno)
+    else:
+        first, last = (above[0] if above else site.lineno), site.lineno
+    return Edit(first, 0, len(lines[last - 1].encode("utf-8")), "", last)
 
 
 def _with_call_edits(edits: list[Edit] | None, use: Use, lines: list[str]) -> list[Edit] | None:

@@ -144,6 +144,29 @@ CASES = [
     ),
     pytest.param(
         """\
+        from absl import flags
+        import tensorflow as tf
+        flags.DEFINE_string("data", None, "where")
+
+        flags = tf.flags
+
+
+        FLAGS = flags.FLAGS
+        flags.DEFINE_integer(flag_name="steps", default_value=1, docstring="how many")
+        """,
+        """\
+        from absl import flags
+        import tensorflow as tf
+        flags.DEFINE_string("data", None, "where")
+
+
+        FLAGS = flags.FLAGS
+        flags.DEFINE_integer(name="steps", default=1, help="how many")
+        """,
+        id="a re-binding below other statements goes; the longer run of blank lines around it stays",
+    ),
+    pytest.param(
+        """\
         import tensorflow as tf
         tf.flags.DEFINE_string(flag_name="data", default_value="x", docstring="where")
         FLAGS = tf.app.flags.FLAGS
