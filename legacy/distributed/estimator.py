@@ -76,7 +76,7 @@ from migrate.core.role_program import (
     run_role_program,
     write_trace,
 )
-from migrate.core.side_trace import Role, SideTrace
+from migrate.core.side_trace import Action, Evaluation, Role, SideTrace
 from migrate.core.tf_config import TfConfigError, read_tf_config, require_roles, require_task_in_cluster
 from migrate.parity.distributed.pair_run import PairRun
 from migrate.parity.pair import Pair, PairError
@@ -154,7 +154,7 @@ def wait_for_chief_hook(master: str, config: Any) -> Any:
     return WaitForChiefHook()
 
 
-def metrics_exporter(evaluations: list[dict[str, Any]], record: WorkerRecord) -> Any:
+def metrics_exporter(evaluations: list[Evaluation], record: WorkerRecord) -> Any:
     """Evaluator: keeps each evaluation's scalar metrics and records it as an ``Evaluation`` action at its checkpoint's
     step (`train_and_evaluate` calls exporters after every evaluation)."""
     import tensorflow as tf
@@ -167,9 +167,9 @@ def metrics_exporter(evaluations: list[dict[str, Any]], record: WorkerRecord) ->
         def export(self, estimator, export_path, checkpoint_path, eval_result, is_the_final_export):
             step = int(eval_result["global_step"])
             metrics = {key: float(value) for key, value in eval_result.items() if key != "global_step" and np.ndim(value) == 0}
-            evaluations.append({"step": step, **metrics, "checkpoint": os.path.basename(checkpoint_path)})
+            evaluations.append(Evaluation(step, metrics, os.path.basename(checkpoint_path)))
             record.act("Evaluation", step)
-            record.progress.write({**evaluations[-1], "time": time.time()})
+            record.progress.write({"step": step, **metrics, "checkpoint": evaluations[-1].checkpoint, "time": time.time()})
 
     return MetricsExporter()
 
@@ -260,7 +260,7 @@ def train_spec(args: argparse.Namespace, pair: Pair, params: dict[str, Any], tas
 
 
 def eval_spec(args: argparse.Namespace, pair: Pair, params: dict[str, Any], task_type: str,
-              evaluations: list[dict[str, Any]], record: WorkerRecord) -> Any:
+              evaluations: list[Evaluation], record: WorkerRecord) -> Any:
     """The EvalSpec: the pair's eval input on the evaluator (nothing elsewhere), every evaluation's metrics recorded."""
     import tensorflow as tf
 
@@ -269,14 +269,14 @@ def eval_spec(args: argparse.Namespace, pair: Pair, params: dict[str, Any], task
                                  start_delay_secs=0, throttle_secs=args.eval_throttle_secs)
 
 
-def _summary_actions(args: argparse.Namespace, task_type: str) -> list[dict[str, Any]]:
+def _summary_actions(args: argparse.Namespace, task_type: str) -> list[Action]:
     """The summaries the chief (SummarySaverHook, StepCounterHook) or the evaluator (eval/) wrote, as actions."""
     if task_type == "chief":
         tags = summary_tags(args.model_dir)
-        return ([{"hook": "SummarySaverHook", "step": step} for step, names in tags if STEP_RATE_TAG not in names]
-                + [{"hook": "StepCounterHook", "step": step} for step, names in tags if STEP_RATE_TAG in names])
+        return ([Action("SummarySaverHook", step) for step, names in tags if STEP_RATE_TAG not in names]
+                + [Action("StepCounterHook", step) for step, names in tags if STEP_RATE_TAG in names])
     if task_type == "evaluator":
-        return [{"hook": "EvalSummary", "step": step} for step, names in summary_tags(args.model_dir / "eval")
+        return [Action("EvalSummary", step) for step, names in summary_tags(args.model_dir / "eval")
                 if EVAL_SUMMARY_TAG in names]
     return []
 
@@ -314,7 +314,7 @@ def run_task(args: argparse.Namespace, run: PairRun, task_type: str, index: int,
     found, built = Replicated([], []), list[Any]()
     estimator = tf.estimator.Estimator(cluster_model_fn(pair, workers, found, built), config=config, params=params)
     record = WorkerRecord(ProgressFile(args.progress))
-    evaluations: list[dict[str, Any]] = []
+    evaluations: list[Evaluation] = []
     barrier = step_barrier_hook(worker or 0, workers, record, lambda: built[-1])
     listeners = [_initial_weights_listener(args, record, found)] if task_type == "chief" else []
     train = train_spec(args, pair, params, task_type, worker, workers, config, barrier, listeners)
@@ -331,7 +331,7 @@ def run_task(args: argparse.Namespace, run: PairRun, task_type: str, index: int,
     logging.getLogger("tensorflow").removeHandler(recorder)
     ready = record.session_ready or began  # trainers: from the session's creation; the evaluator: all of it
     record.actions.extend(_summary_actions(args, task_type))
-    final = max((e["step"] for e in evaluations), default=0) if task_type == "evaluator" else record.step
+    final = max((e.step for e in evaluations), default=0) if task_type == "evaluator" else record.step
     role = Role("worker" if task_type == "worker" else task_type, f"{task_type}:{index}", pair=pair.origin,
                 engine="Estimator train_and_evaluate + SyncReplicasOptimizer", pid=os.getpid(), workers=workers,
                 start_step=record.start, final_step=final, seconds=ended - ready, startup_seconds=ready - began,

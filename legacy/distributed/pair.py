@@ -73,7 +73,7 @@ from migrate.core.role_program import (
     start_server,
     write_trace,
 )
-from migrate.core.side_trace import Role, SideTrace
+from migrate.core.side_trace import Action, Role, SideTrace
 from migrate.core.tf_config import task_of
 from migrate.parity.distributed.pair_run import INITIAL_STATE_KEY, INITIAL_TRAINABLE_KEY, PairRun
 from migrate.parity.pair import Pair, PairError
@@ -113,14 +113,14 @@ class WorkerRecord:
     progress: ProgressFile
     step: int = 0
     losses: dict[int, float] = field(default_factory=dict)
-    actions: list[dict[str, Any]] = field(default_factory=list)
+    actions: list[Action] = field(default_factory=list)
     start: int = 0
     """The global step the session started at (a restarted cluster: its checkpoint's)."""
     session_ready: float | None = None
     """When the session was ready to train (`time.monotonic`)."""
 
     def act(self, hook: str, step: int) -> None:
-        self.actions.append({"hook": hook, "step": int(step)})
+        self.actions.append(Action(hook, int(step)))
 
     def loss(self, value: float) -> None:
         """This worker's loss of the step it just finished (`step`), kept and appended to ``--progress``."""

@@ -118,17 +118,13 @@ def run_role_program(program: RoleProgram, argv: Sequence[str] | None = None) ->
 
 
 def role_trace(side: str, role: Role, *, versions: Mapping[str, str], losses: Mapping[int, float] | None = None,
-               actions: Iterable[Mapping[str, Any]] = (), metrics: Mapping[str, float] | None = None,
-               evaluations: Iterable[Mapping[str, Any]] = ()) -> SideTrace:
-    """A role's `SideTrace`: its losses by step, its actions (``{"hook"|"callback": name, "step"}``, as the hooks and
-    callbacks record them) in step order, its metrics and its evaluations (``{"step", "checkpoint", **metrics}``)."""
-    recorded = sorted((Action(str(a.get("hook") or a.get("callback")), int(a["step"])) for a in actions),
-                      key=lambda action: (action.step, action.by))
-    evaluated = [Evaluation(int(e["step"]), {k: float(v) for k, v in e.items() if k not in ("step", "checkpoint")},
-                            str(e.get("checkpoint", ""))) for e in evaluations]
+               actions: Iterable[Action] = (), metrics: Mapping[str, float] | None = None,
+               evaluations: Iterable[Evaluation] = ()) -> SideTrace:
+    """A role's `SideTrace`: its losses by step, its actions (recorded by its hooks or callbacks in any order) in
+    step order, its metrics and its evaluations."""
     return SideTrace(side, versions=dict(versions), losses={int(k): float(v) for k, v in sorted((losses or {}).items())},
-                     steps_run=len(losses or {}), actions=recorded, metrics=dict(metrics or {}),
-                     evaluations=evaluated, role=role)
+                     steps_run=len(losses or {}), actions=sorted(actions, key=lambda action: (action.step, action.by)),
+                     metrics=dict(metrics or {}), evaluations=list(evaluations), role=role)
 
 
 def write_trace(path: Path, trace: SideTrace) -> None:

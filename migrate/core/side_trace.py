@@ -105,7 +105,11 @@ class Evaluation:
 
 @dataclass
 class Attempt:
-    """One attempt of a distributed run: how it ended and, after a fault, what was killed and what was lost."""
+    """One attempt of a distributed run (the launcher's record of a side's cluster, in the verdict's details): how
+    it ended and, after a fault, what was killed and what was lost.
+
+    A whole-cluster restart fills `resumes_from_checkpoint`; a task restarted alone (`restarted_alone`) fills
+    `first_step_after_kill` (the chief's) and `steps_by_process`."""
 
     attempt: int
     status: str
@@ -114,6 +118,7 @@ class Attempt:
     killed: str | None = None
     killed_at_step: int | None = None
     cluster_step: int | None = None
+    first_step_after_kill: int | None = None
     resumes_from_checkpoint: int | None = None
     steps_lost: int | None = None
     restarted_alone: bool = False
@@ -166,7 +171,6 @@ class SideTrace:
     optimizers         every optimizer class the side trains with, in build order
     unseeded           variables whose initial values two seeded draws disagree on
     role               the process of a distributed run that wrote the trace (None for a single process)
-    attempts           the attempts of a distributed run (one without faults)
     files              files the run wrote and kept, by purpose (e.g. "saved_model": its directory)
     """
 
@@ -190,7 +194,6 @@ class SideTrace:
     optimizers: list[str] = field(default_factory=list)
     unseeded: list[str] = field(default_factory=list)
     role: Role | None = None
-    attempts: list[Attempt] = field(default_factory=list)
     files: dict[str, str] = field(default_factory=dict)
 
 

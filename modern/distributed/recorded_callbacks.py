@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from migrate.core.side_trace import Action
+
 
 @dataclass
 class RecordedCallbacks:
@@ -27,12 +29,12 @@ class RecordedCallbacks:
     def callbacks(self) -> list:
         return [self.saver, self.counter, self.summaries, self.logger]
 
-    def actions(self) -> list[dict]:
-        """``{"callback", "step"}`` for every save, summary, step-rate record and log line, in no set order."""
-        return ([{"callback": "LoggingTensor", "step": step} for step in self.logged_steps]
-                + [{"callback": "CheckpointSaver", "step": step} for step in self.saver.saved_steps]
-                + [{"callback": "SummarySaver", "step": step} for step in self.summaries.written_steps]
-                + [{"callback": "StepCounter", "step": step} for step, _ in self.counter.rates])
+    def actions(self) -> list[Action]:
+        """Every save, summary, step-rate record and log line, in no set order."""
+        return ([Action("LoggingTensor", step) for step in self.logged_steps]
+                + [Action("CheckpointSaver", step) for step in self.saver.saved_steps]
+                + [Action("SummarySaver", step) for step in self.summaries.written_steps]
+                + [Action("StepCounter", step) for step, _ in self.counter.rates])
 
 
 def recorded_callbacks(model_dir: Path, save_steps: int, log_steps: int) -> RecordedCallbacks:

@@ -52,7 +52,7 @@ from migrate.core.role_program import (
     run_role_program,
     write_trace,
 )
-from migrate.core.side_trace import Role, SideTrace
+from migrate.core.side_trace import Action, Evaluation, Role, SideTrace
 from migrate.core.tf_config import read_tf_config
 from migrate.parity.distributed.pair_run import PairRun
 
@@ -110,8 +110,8 @@ def evaluate_checkpoints(args: argparse.Namespace) -> SideTrace:
     model, dataset, full_batches = evaluation_model(PairRun.read(args.run))
     checkpoint = make_checkpoint(model)
     writer = tf.summary.create_file_writer(str(args.model_dir / EVAL_SUBDIR))
-    actions: list[dict[str, Any]] = []
-    evaluations: list[dict[str, Any]] = []
+    actions: list[Action] = []
+    evaluations: list[Evaluation] = []
     progress = ProgressFile(args.progress)
 
     began = time.monotonic()
@@ -126,22 +126,21 @@ def evaluate_checkpoints(args: argparse.Namespace) -> SideTrace:
             for name, value in metrics.items():
                 tf.summary.scalar(name, value)
         writer.flush()
-        record = {"step": step, **metrics, "checkpoint": os.path.basename(path)}
-        evaluations.append(record)
-        actions.append({"callback": "Evaluation", "step": step})  # the checkpoint's step each evaluation ran on
-        progress.write({**record, "time": time.time()})
+        evaluations.append(Evaluation(step, metrics, os.path.basename(path)))
+        actions.append(Action("Evaluation", step))  # the checkpoint's step each evaluation ran on
+        progress.write({"step": step, **metrics, "checkpoint": evaluations[-1].checkpoint, "time": time.time()})
         if step >= args.steps:
             break
     else:
-        last = f"the last one evaluated was at step {evaluations[-1]['step']}" if evaluations else "none arrived"
+        last = f"the last one evaluated was at step {evaluations[-1].step}" if evaluations else "none arrived"
         raise RoleFailed(
             f"no new checkpoint arrived in {args.model_dir} within {args.eval_timeout:g} s ({last}; training "
             f"ends at step {args.steps}); the evaluator evaluates what the chief writes there. Is the chief running?"
         )
     writer.close()
-    actions += [{"callback": "EvalSummary", "step": step} for step in summary_steps(args.model_dir / EVAL_SUBDIR, "loss")]
+    actions += [Action("EvalSummary", step) for step in summary_steps(args.model_dir / EVAL_SUBDIR, "loss")]
     role = Role("evaluator", "evaluator:0", engine="sidecar evaluator (checkpoints_iterator + Keras evaluate)",
-                pid=os.getpid(), final_step=evaluations[-1]["step"], seconds=time.monotonic() - began,
+                pid=os.getpid(), final_step=evaluations[-1].step, seconds=time.monotonic() - began,
                 startup_seconds=began - started, eval_batches_full=full_batches)
     return role_trace("modern", role, versions={"tensorflow": tf.__version__, "keras": keras.__version__},
                       actions=actions, evaluations=evaluations)

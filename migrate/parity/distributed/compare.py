@@ -1,7 +1,7 @@
 """Per-role hook/callback actions of the two clusters, compared as event sequences; steps replayed after a fault.
 
-An action is ``{"hook"|"callback": name, "step": global step}``: when a
-checkpoint/summary/step-rate/log hook or callback acted. A TF1 hook ``XHook``
+An action (`migrate.core.side_trace.Action`) is when a
+checkpoint/summary/step-rate/log hook or callback acted, at which global step. A TF1 hook ``XHook``
 is the callback ``X``. Each role's actions become events ``(role, name,
 step)`` and go through the single-process comparator
 (`migrate.parity.compare.compare_events`). The documented differences

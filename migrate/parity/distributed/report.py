@@ -10,28 +10,28 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
 
+from migrate.core.side_trace import Attempt, decode
 from migrate.parity.stages import Stage
 
 
-def _per_process(counts: dict[str, int] | None) -> str:
-    return ", ".join(f"{name} {count}" for name, count in (counts or {}).items()) or "unknown"
+def _per_process(counts: dict[str, int]) -> str:
+    return ", ".join(f"{name} {count}" for name, count in counts.items()) or "unknown"
 
 
-def attempt_text(attempt: dict[str, Any]) -> str:
-    if attempt.get("restarted_alone"):
-        return (f"SIGKILL {attempt['killed']} at step {attempt['killed_at_step']}, restarted alone while the cluster "
-                f"trained on (step {attempt['cluster_step']} before the kill, the chief's next "
-                f"{attempt['first_step_after_kill']}; {attempt['steps_lost']} steps lost; steps per process: "
-                f"{_per_process(attempt.get('steps_by_process'))}), done in {attempt['seconds']:.1f} s")
-    if attempt["status"] == "killed":
-        return (f"SIGKILL {attempt['killed']} at step {attempt['killed_at_step']}, restart from checkpoint "
-                f"{attempt['resumes_from_checkpoint']} ({attempt['steps_lost']} steps lost and replayed)")
-    return f"done in {attempt['seconds']:.1f} s"
+def attempt_text(attempt: Attempt) -> str:
+    if attempt.restarted_alone:
+        return (f"SIGKILL {attempt.killed} at step {attempt.killed_at_step}, restarted alone while the cluster "
+                f"trained on (step {attempt.cluster_step} before the kill, the chief's next "
+                f"{attempt.first_step_after_kill}; {attempt.steps_lost} steps lost; steps per process: "
+                f"{_per_process(attempt.steps_by_process)}), done in {attempt.seconds:.1f} s")
+    if attempt.status == "killed":
+        return (f"SIGKILL {attempt.killed} at step {attempt.killed_at_step}, restart from checkpoint "
+                f"{attempt.resumes_from_checkpoint} ({attempt.steps_lost} steps lost and replayed)")
+    return f"done in {attempt.seconds:.1f} s"
 
 
-def attempts_text(attempts: Sequence[dict[str, Any]]) -> str:
+def attempts_text(attempts: Sequence[Attempt]) -> str:
     return "; ".join(attempt_text(attempt) for attempt in attempts)
 
 
@@ -44,7 +44,8 @@ def cluster_section(stage: Stage | None) -> list[str]:
     for name, side in sides.items():
         files, seconds = side["files"], side["seconds"]
         events = ", ".join(f"{event['file']} ({event['role']})" for event in files["event_files"]) or "none"
-        out.append(f"| {name} | {side['engine']} | {attempts_text(side['attempts'])} | {(seconds['training'] or 0):.2f} "
+        attempts = [decode(attempt, Attempt, f"{name} attempt") for attempt in side["attempts"]]
+        out.append(f"| {name} | {side['engine']} | {attempts_text(attempts)} | {(seconds['training'] or 0):.2f} "
                    f"| {seconds['steps_trained']} | {side['final_step']} | {files['checkpoint_steps']} | {events} | "
                    f"{files['worker_temp_dirs_left'] or 'none'} |")
     return [*out, ""]

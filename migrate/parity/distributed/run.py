@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from migrate.core.namespace import ROLE_PATH_ENV
-from migrate.core.side_trace import SideTrace, SideTraceError, read_side_trace
+from migrate.core.side_trace import Attempt, SideTrace, SideTraceError, read_side_trace
 from migrate.parity.distributed import compare
 from migrate.parity.distributed.cluster import (
     Cluster,
@@ -128,7 +128,7 @@ def read_timeline(path: Path) -> list[tuple[int, float]]:
     return [(record["step"], float(record["time"])) for record in progress_records(path)]
 
 
-def steps_lost_after(timelines: list[list[tuple[int, float]]], killed_at: float) -> dict[str, int | None]:
+def steps_lost_after(timelines: list[list[tuple[int, float]]], killed_at: float) -> tuple[int, int | None, int]:
     """Asynchronous fault: the furthest step before the kill, the chief's first step after it, the steps trained again.
 
     The ps keeps the variables, so training should go on from where it was:
@@ -146,7 +146,7 @@ def steps_lost_after(timelines: list[list[tuple[int, float]]], killed_at: float)
             lost = max(lost, max(before) - min(after) + 1)
     reached = max((step for timeline in timelines for step, moment in timeline if moment <= killed_at), default=0)
     chief_after = [step for step, moment in (timelines[0] if timelines else []) if moment > killed_at]
-    return {"cluster_step": reached, "first_step_after_kill": min(chief_after, default=None), "steps_lost": lost}
+    return reached, min(chief_after, default=None), lost
 
 
 def run_side(side: str, config: DistributedConfig, run_path: Path, root: Path, initial_weights: Path,
@@ -162,7 +162,9 @@ def run_side(side: str, config: DistributedConfig, run_path: Path, root: Path, i
     paths.model_dir.mkdir(parents=True, exist_ok=True)
     python = config.pythons.get(side, sys.executable)
     env = {**ROLE_ENV, **ROLE_PATH_ENV}  # the toolkit's legacy/modern, never a same-named package in the cwd
-    attempts, attempt_losses, writer_pids = [], [], {}
+    attempts: list[Attempt] = []
+    attempt_losses: list[dict[int, float]] = []
+    writer_pids: dict[int, str] = {}
     counts = {task_type: count for task_type, count in spec_of.role_counts(config.workers).items() if count}
     trainers = spec_of.trainer_tasks(counts)
     restart_task = spec_of.restart == "task"
@@ -186,45 +188,45 @@ def run_side(side: str, config: DistributedConfig, run_path: Path, root: Path, i
             outcome = cluster.wait(fault, cancel, restart_killed=restart_task)
         for task, pid in outcome.pids.items():
             writer_pids[pid] = "chief" if task == spec_of.chief_task else task
-        record = {"attempt": attempt, "status": outcome.status, "seconds": round(outcome.seconds, 2), "pids": outcome.pids}
-        attempts.append(record | _fault_record(side, outcome, paths, roles, trainers, attempt, progress))
+        record = Attempt(attempt, outcome.status, round(outcome.seconds, 2), dict(outcome.pids))
+        _record_fault(record, side, outcome, paths, roles, trainers, progress)
+        attempts.append(record)
         per_trainer = [read_losses(paths.progress(task_type, index, attempt)) for task_type, index in trainers]
         attempt_losses.append(spec_of.global_losses(per_trainer))
     return _side_record(spec_of, paths, counts, trainers, attempts, attempt_losses, writer_pids)
 
 
-def _fault_record(side: str, outcome: Outcome, paths: Paths, roles: list[Role], trainers: list[tuple[str, int]],
-                  attempt: int, progress: Progress) -> dict[str, Any]:
-    """What a fault did to an attempt: a whole-cluster restart's resume point, or a task restarted alone and the
-    steps that cost (nothing without a fault)."""
-    record: dict[str, Any] = {}
-    if outcome.status == "killed" and outcome.killed is not None:
+def _record_fault(record: Attempt, side: str, outcome: Outcome, paths: Paths, roles: list[Role],
+                  trainers: list[tuple[str, int]], progress: Progress) -> None:
+    """What a fault did to the attempt `record`: a whole-cluster restart's resume point, or a task restarted alone
+    and the steps that cost (nothing without a fault)."""
+    if outcome.killed is None:
+        return
+    killed = f"{outcome.killed.task_type}:{outcome.killed.index}"
+    if outcome.status == "killed":
         # The chief may finish the step in flight after the kill: the cluster's last step is the furthest progress.
         reached = max(last_progress_step(role.progress) for role in roles if role.progress is not None)
         resumed = latest_checkpoint_step(paths.model_dir)
-        record.update(killed=f"{outcome.killed.task_type}:{outcome.killed.index}",
-                      killed_at_step=outcome.killed_at_step, cluster_step=reached,
-                      resumes_from_checkpoint=resumed, steps_lost=reached - (resumed or 0))
-        progress(f"[{side}] SIGKILL {record['killed']} at step {outcome.killed_at_step}; the cluster restarts from "
+        record.killed, record.killed_at_step, record.cluster_step = killed, outcome.killed_at_step, reached
+        record.resumes_from_checkpoint, record.steps_lost = resumed, reached - (resumed or 0)
+        progress(f"[{side}] SIGKILL {killed} at step {outcome.killed_at_step}; the cluster restarts from "
                  f"the checkpoint at step {resumed}")
-    elif outcome.restarted and outcome.killed is not None and outcome.killed_at_time is not None:  # set together
-        timelines = [read_timeline(paths.progress(task_type, index, attempt)) for task_type, index in trainers]
-        killed = f"{outcome.killed.task_type}:{outcome.killed.index}"
-        record.update(killed=killed, killed_at_step=outcome.killed_at_step, restarted_alone=True,
-                      **steps_lost_after(timelines, outcome.killed_at_time))
+    elif outcome.restarted and outcome.killed_at_time is not None:  # set together
+        progress_files = [paths.progress(task_type, index, record.attempt) for task_type, index in trainers]
+        record.killed, record.killed_at_step, record.restarted_alone = killed, outcome.killed_at_step, True
+        record.cluster_step, record.first_step_after_kill, record.steps_lost = steps_lost_after(
+            [read_timeline(path) for path in progress_files], outcome.killed_at_time)
         names = {pid: task for task, pid in outcome.pids.items()}
         names[outcome.pids[killed]] = f"{killed} (restarted)"
         if outcome.killed_pid is not None:
             names[outcome.killed_pid] = f"{killed} (killed)"
-        record["steps_by_process"] = steps_by_process(
-            [paths.progress(task_type, index, attempt) for task_type, index in trainers], names)
-        progress(f"[{side}] SIGKILL {record['killed']} at step {outcome.killed_at_step}; restarted alone, the "
-                 f"cluster trained on ({record['steps_lost']} steps lost)")
-    return record
+        record.steps_by_process = steps_by_process(progress_files, names)
+        progress(f"[{side}] SIGKILL {killed} at step {outcome.killed_at_step}; restarted alone, the "
+                 f"cluster trained on ({record.steps_lost} steps lost)")
 
 
 def _side_record(spec_of: Side, paths: Paths, counts: dict[str, int], trainers: list[tuple[str, int]],
-                 attempts: list[dict[str, Any]], attempt_losses: list[dict[int, float]],
+                 attempts: list[Attempt], attempt_losses: list[dict[int, float]],
                  writer_pids: dict[int, str]) -> dict[str, Any]:
     """What a side's cluster ran and wrote, read once every attempt has ended: the verdict's input."""
     last = len(attempts) - 1

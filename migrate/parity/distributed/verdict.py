@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from migrate.core.side_trace import Action, Role, SideTrace
+from migrate.core.side_trace import Action, Role, SideTrace, encode
 from migrate.parity.advice import replica_scaling_advice
 from migrate.parity.compare import LossComparison, compare_losses, compare_metrics
 from migrate.parity.config import json_safe
@@ -100,7 +100,8 @@ def _actions(trace: SideTrace | None) -> list[Action] | None:
 def side_summary(side: Side) -> dict[str, Any]:
     """What the cluster stage keeps of a side: engine, tasks, attempts, files, how far it got, timings."""
     role, checkpoints = _chief_role(side), side["files"]["checkpoint_steps"]
-    return {"engine": side["engine"], "tasks": side["tasks"], "attempts": side["attempts"], "files": side["files"],
+    return {"engine": side["engine"], "tasks": side["tasks"], "files": side["files"],
+            "attempts": [encode(attempt) for attempt in side["attempts"]],  # as the JSON summary holds them
             "final_step": role.final_step if role else None, "last_checkpoint": max(checkpoints, default=None),
             "extra_updates": role.extra_updates if role else None, "seconds": side["seconds"]}
 
@@ -109,8 +110,8 @@ def check_cluster(config: DistributedConfig, sides: dict[str, Side]) -> Stage:
     problems, lines = [], []
     for name, side in sides.items():
         summary = side_summary(side)
-        if side["attempts"][-1]["status"] != "done":
-            problems.append(f"{name}: the last attempt ended {side['attempts'][-1]['status']}")
+        if (last := side["attempts"][-1]).status != "done":
+            problems.append(f"{name}: the last attempt ended {last.status}")
         if (summary["final_step"] or 0) < config.steps or (summary["last_checkpoint"] or -1) < config.steps:
             problems.append(f"{name}: reached step {summary['final_step']} and checkpointed step "
                             f"{summary['last_checkpoint']}, short of the last step {config.steps}")
@@ -142,7 +143,7 @@ def check_replay(config: DistributedConfig, sides: dict[str, Side]) -> Stage:
         return Stage("replay", "not checked", "no fault injected (--kill worker:I@STEP)")
     problems, lines = [], []
     for name, side in sides.items():
-        replay, killed = side["replay"], [a for a in side["attempts"] if a.get("killed")]
+        replay, killed = side["replay"], [a for a in side["attempts"] if a.killed]
         if not killed:
             problems.append(f"{name}: no task was killed")
         if replay["mismatched_steps"]:

@@ -78,9 +78,9 @@ def test_a_bug_is_an_internal_error_with_a_crash_log_never_a_verdict(monkeypatch
 def test_a_roles_trace_is_one_side_trace_written_whole_and_read_back_typed(tmp_path):
     path = tmp_path / "trace.json"
     trace = role_trace("legacy", Role("chief", "worker:0", final_step=2), versions={"tensorflow": "2.15.1"},
-                       losses={2: 2.5, 1: float("nan")}, actions=[{"hook": "StepCounterHook", "step": 2},
-                                                                 {"hook": "CheckpointSaverHook", "step": 0}],
-                       metrics={"accuracy": 0.5}, evaluations=[{"step": 2, "accuracy": 0.5, "checkpoint": "model.ckpt-2"}])
+                       losses={2: 2.5, 1: float("nan")}, actions=[Action("StepCounterHook", 2),
+                                                                 Action("CheckpointSaverHook", 0)],
+                       metrics={"accuracy": 0.5}, evaluations=[Evaluation(2, {"accuracy": 0.5}, "model.ckpt-2")])
     write_trace(path, trace)
     assert [p.name for p in tmp_path.iterdir()] == ["trace.json"]
     json.loads(path.read_text())  # strict JSON: the NaN loss is written as an object

@@ -58,7 +58,6 @@ def full_trace() -> SideTrace:
         role=Role("chief", "chief:0", pair="examples/ctr_tabular/pair.py", engine="SyncReplicasOptimizer", replication="sync", pid=123, workers=2,
                   loss_kind="the chief's", start_step=3, final_step=12, restored_by="checkpoint", scheduled_steps=12,
                   extra_updates=1, seconds=1.5, startup_seconds=0.25, eval_batches_full=False),
-        attempts=[Attempt(0, "killed", 2.5, {"worker:1": 7}, "worker:1", 4, 5, 4, 1, True, {"chief": 5})],
         files={"saved_model": "/tmp/serving/legacy"},
     )
 
@@ -115,6 +114,14 @@ def test_every_field_round_trips_through_strict_json():
     assert_same(trace, back)
     assert list(back.losses) == [1, 2, 10, 11, 12] and all(type(step) is int for step in back.losses)
     assert back.forward is not None and back.forward.value["classes"].tolist() == [3, 1]
+
+
+def test_an_attempt_round_trips_as_the_distributed_summary_holds_it():
+    attempt = Attempt(0, "done", 2.5, {"worker:1": 7}, killed="worker:1", killed_at_step=4, cluster_step=5,
+                      first_step_after_kill=6, steps_lost=0, restarted_alone=True, steps_by_process={"worker:0": 5})
+    assert defaults_left(attempt) == ["Attempt.resumes_from_checkpoint"]  # a restart alone resumes from none
+    back = decode(json.loads(json.dumps(encode(attempt), allow_nan=False)), Attempt, "attempt")
+    assert_same(attempt, back)
 
 
 def test_non_finite_floats_are_written_as_objects():

@@ -50,7 +50,7 @@ def test_two_workers_on_keras3_resume_from_the_backup_and_write_one_set_of_files
     modern = sides["modern"]
     assert result.ok, result.failures()  # the replayed steps have the same losses, one writer, no temp dir left
     killed = modern["attempts"][0]
-    assert killed["status"] == "killed" and killed["resumes_from_checkpoint"] == 3
+    assert killed.status == "killed" and killed.resumes_from_checkpoint == 3
     assert modern["replay"]["replayed_steps"] >= 1 and sorted(modern["losses"]) == list(range(1, 7))
     chief, worker = modern["traces"][0], modern["traces"][1]
     assert (chief.role.start_step, worker.role.start_step) == (3, 3)

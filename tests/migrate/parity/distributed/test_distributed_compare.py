@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from migrate.core.side_trace import Action, Role, SideTrace
+from migrate.core.side_trace import Action, Attempt, Role, SideTrace
 from migrate.parity.compare import compare_losses
 from migrate.parity.distributed.compare import compare_role, replay_consistency
 from migrate.parity.distributed.compare_async import ACCURACY_BAND
@@ -79,7 +79,7 @@ def _async_side(accuracy: float, actions: list[Action], final_step: int = 20, ch
             "metrics": {"accuracy": accuracy, "loss": 0.3}, "losses": {1: 2.3, 2: 2.1}, "replay": {"ok": True},
             "files": {"checkpoint_steps": list(checkpoints), "one_writer": True, "event_files": [],
                       "event_writers": ["chief"], "worker_temp_dirs_left": []},
-            "attempts": [{"status": "done", "seconds": 1.0}], "seconds": {"training": 1.0, "steps_trained": 20}}
+            "attempts": [Attempt(0, "done", 1.0)], "seconds": {"training": 1.0, "steps_trained": 20}}
 
 
 def async_verdict(steps: int, legacy: dict, modern: dict) -> ParityResult:
@@ -131,10 +131,9 @@ def test_steps_lost_compare_each_progress_file_with_itself():
 
     chief = [(7, 1.0), (9, 3.0), (11, 4.0)]
     worker = [(8, 1.5), (10, 1.9), (12, 5.0)]  # its 10 lands before the kill, the chief's 9 after: lines cross
-    assert steps_lost_after([chief, worker], killed_at=2.0) == {
-        "cluster_step": 10, "first_step_after_kill": 9, "steps_lost": 0}
+    assert steps_lost_after([chief, worker], killed_at=2.0) == (10, 9, 0)  # cluster step, chief's next, steps lost
     restored = [(8, 1.5), (10, 1.9), (6, 5.0)]  # a task that went back to step 6 trained 5 steps again
-    assert steps_lost_after([chief, restored], killed_at=2.0)["steps_lost"] == 5
+    assert steps_lost_after([chief, restored], killed_at=2.0)[2] == 5
 
 
 def test_a_synchronous_first_step_twice_tf1s_loss_is_explained_in_the_verdict():

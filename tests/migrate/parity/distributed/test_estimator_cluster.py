@@ -70,7 +70,7 @@ def test_events_per_role_including_the_evaluator(estimator_run):
 
 def test_the_modern_side_writes_one_set_of_checkpoints_and_summaries(estimator_run):
     modern = estimator_run[1]["modern"]
-    files, pids = modern["files"], modern["attempts"][0]["pids"]
+    files, pids = modern["files"], modern["attempts"][0].pids
     assert files["one_writer"] and files["worker_temp_dirs_left"] == []
     assert {event["pid"] for event in files["event_files"]} == {pids["worker:0"]}
     assert [event["pid"] for event in files["eval_event_files"]] == [pids["evaluator:0"]]

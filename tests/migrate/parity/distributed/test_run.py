@@ -27,18 +27,18 @@ def test_synchronous_losses_are_bit_identical_at_every_step(faulted_run):
 def test_a_killed_worker_restarts_from_the_last_checkpoint_and_training_completes(faulted_run, side):
     result, sides = faulted_run
     killed, restarted = sides[side]["attempts"]
-    assert killed["status"] == "killed" and killed["killed"] == "worker:1"
+    assert killed.status == "killed" and killed.killed == "worker:1"
     # the killed worker held at the fault's step (the launcher told it to), so the kill lands there on any machine
-    assert killed["killed_at_step"] == KILL_STEP <= killed["cluster_step"] < STEPS
+    assert killed.killed_at_step == KILL_STEP <= (killed.cluster_step or 0) < STEPS
     last_saved = KILL_STEP // SAVE_STEPS * SAVE_STEPS
-    assert killed["resumes_from_checkpoint"] == last_saved
-    assert killed["steps_lost"] == killed["cluster_step"] - last_saved
-    assert restarted["status"] == "done"
+    assert killed.resumes_from_checkpoint == last_saved
+    assert killed.steps_lost == killed.cluster_step - last_saved
+    assert restarted.status == "done"
     chief = sides[side]["traces"][0].role
     assert (chief.start_step, chief.final_step) == (last_saved, STEPS)
     replay = sides[side]["replay"]
     # steps both workers finished before the kill are trained again and must give the same loss
-    assert replay["replayed_steps"] >= killed["killed_at_step"] - last_saved and replay["mismatched_steps"] == []
+    assert replay["replayed_steps"] >= KILL_STEP - last_saved and replay["mismatched_steps"] == []
     assert result.stage("replay").details[side] == replay and result.stage("replay").ok
 
 
@@ -48,7 +48,7 @@ def test_modern_resumes_through_keras_backup_and_restore_which_cleans_its_backup
     for index, trace in modern["traces"].items():
         # every worker of the restarted cluster was restored by BackupAndRestore, not by hand, at the backup's step
         assert trace.role.restored_by == "BackupAndRestore", index
-        assert trace.role.start_step == killed["resumes_from_checkpoint"]
+        assert trace.role.start_step == killed.resumes_from_checkpoint
     backup = Path(modern["model_dir"]) / "backup"
     assert not backup.exists() or [path for path in backup.rglob("*") if path.is_file()] == []
 
@@ -79,7 +79,7 @@ def test_modern_writes_exactly_one_set_of_checkpoints_and_summaries(faulted_run)
     model_dir = Path(modern["model_dir"])
     assert files["checkpoint_steps"] == list(range(0, STEPS + 1, SAVE_STEPS))
     assert files["worker_temp_dirs_left"] == [] and not list(model_dir.glob("**/*workertemp_*"))
-    chief_pids = {attempt["pids"]["worker:0"] for attempt in modern["attempts"]}
+    chief_pids = {attempt.pids["worker:0"] for attempt in modern["attempts"]}
     assert {event["pid"] for event in files["event_files"]} == chief_pids
     steps_by_process: dict[int, list[int]] = {}
     for event in files["event_files"]:

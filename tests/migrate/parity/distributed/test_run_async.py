@@ -33,11 +33,11 @@ def test_both_asynchronous_clusters_reach_the_last_step_and_checkpoint_it(async_
 @pytest.mark.parametrize("side", ["legacy", "modern"])
 def test_a_killed_worker_is_restarted_alone_and_nothing_is_trained_twice(async_faulted_run, side):
     (attempt,) = async_faulted_run[1][side]["attempts"]
-    assert attempt["status"] == "done" and attempt["restarted_alone"] and attempt["killed"] == "worker:1"
+    assert attempt.status == "done" and attempt.restarted_alone and attempt.killed == "worker:1"
     # the TF1 chief does not wait for worker 1, whose first global step may come late: only the lower bound is sure
-    assert KILL_STEP <= attempt["killed_at_step"]
-    assert attempt["steps_lost"] == 0 and attempt["first_step_after_kill"] is not None
-    counts = attempt["steps_by_process"]
+    assert attempt.killed_at_step is not None and KILL_STEP <= attempt.killed_at_step
+    assert attempt.steps_lost == 0 and attempt.first_step_after_kill is not None
+    counts = attempt.steps_by_process
     assert counts.get("worker:0", 0) > 0, counts
     if side == "legacy":  # its own progress reached the kill step (a TF2 worker slow to connect may run none)
         assert counts.get("worker:1 (killed)", 0) > 0, counts
@@ -68,7 +68,7 @@ def test_the_coordinator_writes_one_set_of_checkpoints_and_summaries_on_schedule
     assert files["checkpoint_steps"][0] == 0 and files["checkpoint_steps"][-1] == STEPS
     assert len(files["checkpoint_steps"]) == len(schedule)
     assert files["event_writers"] == ["chief"] and files["one_writer"]
-    (coordinator,) = [pid for task, pid in modern["attempts"][0]["pids"].items() if task == "chief:0"]
+    (coordinator,) = [pid for task, pid in modern["attempts"][0].pids.items() if task == "chief:0"]
     assert {event["pid"] for event in files["event_files"]} == {coordinator}
     saved = [a.step for a in coordinator_trace.actions if a.by == "CheckpointSaver"]
     assert saved == files["checkpoint_steps"]
