@@ -79,6 +79,8 @@ class ModelCode:
     """`serving_signatures(model, params)` and its receivers (`migrate.port.serving`), when the port serves."""
     minimized_expression: str | None = None
     """The loss the train_op minimizes, when it is not the reported one (`tf1_losses` then returns both)."""
+    optimizer_lines: list[str] = field(default_factory=list)
+    """Statements before the one optimizer's constructor (the twins a `Parts` optimizer routes the weights to)."""
 
 
 def _indent(lines: list[str], depth: int) -> str:
@@ -142,7 +144,7 @@ def _unique_layers(layers: list[LayerSpec]) -> list[LayerSpec]:
 def _optimizer_body(code: ModelCode) -> list[str]:
     """`make_optimizer`'s body: the one optimizer, or one per value of the param that selects it."""
     if code.optimizer_param is None:
-        return [f"return {code.optimizers[None]}"]
+        return [*code.optimizer_lines, f"return {code.optimizers[None]}"]
     body = [f"name = params[{code.optimizer_param!r}]"]
     for value, constructor in code.optimizers.items():
         body += [f"if name == {value!r}:", f"    return {constructor}"]

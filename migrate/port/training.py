@@ -62,6 +62,10 @@ class OptimizerPlan:
     def conversion(self) -> Conversion:
         return Conversion(self.where, f"tf.compat.v1.train.{self.tf1}", f"modern.optimizers.{self.constructor}", "training")
 
+    @property
+    def conversions(self) -> list[Conversion]:
+        return [self.conversion]
+
 
 _GRADIENTS_SCOPE = re.compile(r"(?:^|/)gradients(?:_\d+)?/")
 """The name scope `tf.gradients` puts its ops in, under whatever scope `minimize` ran (``head/gradients/…``)."""
@@ -119,31 +123,6 @@ def minimized_loss(recorded, reported) -> tf.Tensor | None:
     while tensor is not minimized and tensor.op.type == "Identity":
         tensor = tensor.op.inputs[0]
     return None if tensor is minimized else minimized
-
-
-def several_optimizers(recorded: list) -> list[Problem]:
-    """One problem per optimizer when the TRAIN graph applies more than one (none when it applies one).
-
-    The wide-and-deep idiom groups ``ftrl.minimize(loss, var_list=linear)`` and
-    ``adagrad.minimize(loss, var_list=dnn)`` in one train op; a port carrying
-    one of them would train every variable with it. An optimizer that a
-    wrapper applies (`RecordedOptimizer.nested`) is the wrapper's, not another.
-    """
-    applied = [use for use in recorded if not use.nested]
-    if len(applied) < 2:
-        return []
-    kinds = ", ".join(type(use.optimizer).__name__ for use in applied)
-    problems = []
-    for use in applied:
-        variables = [variable.op.name for _, variable in use.grads_and_vars]
-        shown = ", ".join(variables[:3]) + (f", … ({len(variables)} in all)" if len(variables) > 3 else "")
-        problems.append(Problem(
-            use.where, f"the TRAIN graph applies {len(applied)} optimizers ({kinds}); this "
-                       f"{type(use.optimizer).__name__} trains {shown} — the port carries one optimizer and would "
-                       "train every variable with it",
-            "train all variables with one tf.compat.v1.train optimizer, or write the Keras side by hand with "
-            'modern.optimizers.Parts({"<scope>/": <twin>, "": <twin>}), one TF1-exact twin per variable group'))
-    return problems
 
 
 def plan_optimizer(recorded, spell, calls=(),

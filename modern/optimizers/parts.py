@@ -59,7 +59,8 @@ class Parts(TF1ExactOptimizer):
             optimizer.build([variable for variable in var_list if self.owner(variable) is optimizer])
 
     def optimizers(self) -> list[TF1ExactOptimizer]:
-        return [optimizer for _, optimizer in self.parts if optimizer is not None]
+        """Each part's optimizer once: parts may share one (several prefixes of one variable group)."""
+        return list({id(optimizer): optimizer for _, optimizer in self.parts if optimizer is not None}.values())
 
     def update_step(self, gradient: Any, variable: Any, learning_rate: Any = None) -> Any:
         optimizer = self.owner(variable)

@@ -36,6 +36,7 @@ from migrate.port.graph import GraphView, snake, spell
 from migrate.port.inputs import USER_INPUT, plan_input
 from migrate.port.locations import user_location
 from migrate.port.moving_statistics import fused_batch_norms, moving_statistics_note
+from migrate.port.optimizer_parts import PartsPlan, plan_parts
 from migrate.port.records import Conversion, Port, PortRefused, Problem
 from migrate.port.registry import Porter, Progress, twins
 from migrate.port.serving import NoServing, ServingCode, port_serving
@@ -47,7 +48,6 @@ from migrate.port.training import (
     minimized_loss,
     plan_optimizer,
     probed_names,
-    several_optimizers,
 )
 
 FRONTIER = "__frontier__"
@@ -207,9 +207,10 @@ def _optimizer_plans(target: Target, train: ModeTrace, spec: tuple, spell_value,
     if not train.optimizers:
         return {}, None, [Problem(target.model_fn.where, "the TRAIN graph applies no tf.compat.v1.train optimizer",
                                   "train with optimizer.minimize / apply_gradients of a tf.compat.v1.train optimizer")]
-    several = several_optimizers(train.optimizers)
-    if several:
-        return {}, None, several
+    parts = plan_parts(train.optimizers, frozenset(variable.op.name for variable in _trainable(train)), spell_value,
+                       train.calls)
+    if parts is not None:
+        return ({}, None, parts) if isinstance(parts, list) else ({None: parts}, None, [])
     plan = plan_optimizer(train.optimizers[-1], spell_value, train.calls, schedule)
     if isinstance(plan, Problem):
         return {}, None, [plan]
@@ -234,6 +235,16 @@ def _optimizer_plans(target: Target, train: ModeTrace, spec: tuple, spell_value,
         if len(plans) > 1:
             return plans, key, []
     return {None: plan}, None, []
+
+
+def _optimizer_fields(optimizers: dict, variable_map: dict) -> dict:
+    """`ModelCode`'s optimizer fields: the constructor per choice, the statements before it, the twins imported."""
+    parts = optimizers.get(None)
+    if isinstance(parts, PartsPlan):
+        statements, expression = parts.code(variable_map)
+        return {"optimizers": {None: expression}, "optimizer_lines": statements, "twin_classes": parts.twins}
+    return {"optimizers": {key: plan_.constructor for key, plan_ in optimizers.items()},
+            "twin_classes": [plan_.twin for plan_ in optimizers.values()]}
 
 
 def _optimizer_keys(target: Target, params: dict, spec: tuple, base: ModeTrace) -> dict:
@@ -350,8 +361,7 @@ def port(target: Target, progress: Progress) -> Port:
         origin=target.spec, layers=layers, call_lines=network.forward.statements + network.tail.statements,
         outputs=network.outputs, loss_lines=loss_lines, loss_expression=loss_expression,
         minimized_expression=minimized_expression,
-        optimizers={key: plan_.constructor for key, plan_ in optimizers.items()}, optimizer_param=selector,
-        twin_classes=[plan_.twin for plan_ in optimizers.values()], sample_features=_sample(plan.element_spec[0]),
+        **_optimizer_fields(optimizers, variable_map), optimizer_param=selector, sample_features=_sample(plan.element_spec[0]),
         schedule_lines=schedule.lines,
         prediction="predictions" if hasattr(infer.spec.predictions, "op") else None,
         metrics=[metric.code for metric in metrics],
@@ -372,7 +382,7 @@ def port(target: Target, progress: Progress) -> Port:
                     contrib=bool(recorded_uses()))
     conversions = [plan.conversion, *(metric.conversion for metric in metrics), *network.forward.conversions,
                    *network.tail.conversions, *loss.conversions,
-                   *schedule.conversions, *(plan_.conversion for plan_ in optimizers.values())]
+                   *schedule.conversions, *(row for plan_ in optimizers.values() for row in plan_.conversions)]
     notes, options = _notes_and_options(plan.note, layers, selector, list(optimizers), metric_notes)
     notes += [losses.note] if losses.note else []
     graph_notes, options = _graph_rounding(train.graph, options)
