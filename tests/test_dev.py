@@ -77,3 +77,13 @@ def test_the_tf215_parts_run_every_test_file_once(dev):
         if "fixtures" in path.parts or "sample" in path.parts:
             continue
         assert sum(runs(lane, path) for lane in lanes) == 1, path.relative_to(ROOT)
+
+
+def test_lanes_a_filter_selects_nothing_in_are_no_failure_unless_it_selects_nothing_anywhere(dev):
+    """`dev.py test -k NAME` runs every lane with the filter; those it empties exit with pytest's code 5."""
+    assert dev.NO_TESTS_COLLECTED == pytest.ExitCode.NO_TESTS_COLLECTED
+    lanes = ["parity part", "modern part", "TF 2.21"]
+    codes = {"lint": 0, "parity part": 5, "modern part": 0, "TF 2.21": 1}
+    assert dev.selected_nothing_is_no_failure(codes, lanes) == {"lint": 0, "parity part": 0, "modern part": 0, "TF 2.21": 1}
+    nowhere = {"lint": 0, **dict.fromkeys(lanes, 5)}
+    assert dev.selected_nothing_is_no_failure(nowhere, lanes) == nowhere
