@@ -48,7 +48,7 @@ import logging
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -73,10 +73,8 @@ from migrate.core.role_program import (
     add_role_flags,
     require_run,
     role_trace,
-    run_role_program,
-    write_trace,
 )
-from migrate.core.side_trace import Action, Evaluation, Role, SideTrace
+from migrate.core.side_trace import Action, Evaluation, Role, SideTrace, write_side_trace
 from migrate.core.tf_config import TfConfigError, read_tf_config, require_roles, require_task_in_cluster
 from migrate.parity.distributed.pair_run import PairRun
 from migrate.parity.pair import Pair, PairError
@@ -350,15 +348,12 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
         serve_variables(args)
         return 0
     require_run(args, f"a {task_type}")
-    write_trace(args.trace, run_task(args, PairRun.read(args.run), task_type, index, cluster))
+    write_side_trace(args.trace, run_task(args, PairRun.read(args.run), task_type, index, cluster))
     return 0
 
 
 PROGRAM = RoleProgram("legacy.distributed.estimator", __doc__.splitlines()[0], configure, run)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    return run_role_program(PROGRAM, argv)
+main = PROGRAM.main
 
 
 if __name__ == "__main__":

@@ -68,12 +68,10 @@ from migrate.core.role_program import (
     add_role_flags,
     require_run,
     role_trace,
-    run_role_program,
     serve,
     start_server,
-    write_trace,
 )
-from migrate.core.side_trace import Action, Role, SideTrace
+from migrate.core.side_trace import Action, Role, SideTrace, write_side_trace
 from migrate.core.tf_config import task_of
 from migrate.parity.distributed.pair_run import INITIAL_STATE_KEY, INITIAL_TRAINABLE_KEY, PairRun
 from migrate.parity.pair import Pair, PairError
@@ -499,15 +497,12 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     if task_type == "ps":
         return serve(cluster, task_type, index)
     server = start_server(cluster, task_type, index)
-    write_trace(args.trace, run_pair_worker(args, index, cluster, server))
+    write_side_trace(args.trace, run_pair_worker(args, index, cluster, server))
     return 0
 
 
 PROGRAM = RoleProgram("legacy.distributed.pair", __doc__.splitlines()[0], configure, run)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    return run_role_program(PROGRAM, argv)
+main = PROGRAM.main
 
 
 if __name__ == "__main__":

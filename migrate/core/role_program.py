@@ -6,7 +6,7 @@ legacy.distributed.pair``, ``legacy.distributed.estimator``,
 ``modern.distributed.sidecar``): its role comes
 from ``TF_CONFIG``, its flags from the launcher (`migrate.parity.distributed`)
 or a user starting it by hand. Each declares a `RoleProgram` and its `main` is
-``run_role_program(PROGRAM, argv)``, so all five answer alike, on the exit
+``PROGRAM.main``, so all five answer alike, on the exit
 codes of the CLI kit (`migrate.core.cli`):
 
     0   the role did its part
@@ -19,8 +19,9 @@ codes of the CLI kit (`migrate.core.cli`):
 
 Every message goes to stderr, prefixed with the program and its task
 (``legacy.distributed.pair (worker 1): error: ...``). A role's report is one
-`migrate.core.side_trace.SideTrace` (`role_trace`, `write_trace`), read back
-by the launcher with `read_side_trace`. TF-free: the programs import
+`migrate.core.side_trace.SideTrace` (`role_trace`), written whole or not at all
+with `write_side_trace` and read back by the launcher, once the process has
+exited 0, with `read_side_trace`. TF-free: the programs import
 TensorFlow inside their `run` (`start_server` and `serve`, the task's
 server, import it when called).
 """
@@ -34,7 +35,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from migrate.core.cli import CommandFailed, UsageError, exit_code_of
-from migrate.core.side_trace import Action, Evaluation, Role, SideTrace, write_side_trace
+from migrate.core.side_trace import Action, Evaluation, Role, SideTrace
 from migrate.core.tf_config import task_name
 
 
@@ -64,6 +65,15 @@ class RoleProgram(NamedTuple):
         parser = argparse.ArgumentParser(prog=f"python -m {self.module}", description=self.description)
         self.configure(parser)
         return parser
+
+    def main(self, argv: Sequence[str] | None = None) -> int:
+        """Parse `argv` and run in this process's environment; the exit code (module doc), never an exception."""
+        try:
+            args = self.parser().parse_args(argv)
+        except SystemExit as exit_request:  # argparse printed the usage error (or --help) already
+            return int(exit_request.code or 0)
+        environ = dict(os.environ)
+        return exit_code_of(f"{self.module} ({self.task(environ)})", lambda: self.run(args, environ))
 
 
 def add_role_flags(parser: argparse.ArgumentParser, *, trains: bool = True) -> None:
@@ -107,16 +117,6 @@ def serve(cluster: Mapping[str, list[str]], task_type: str, index: int) -> int:
     return 0
 
 
-def run_role_program(program: RoleProgram, argv: Sequence[str] | None = None) -> int:
-    """Parse `argv` and run `program` in this process's environment; the exit code (module doc), never an exception."""
-    try:
-        args = program.parser().parse_args(argv)
-    except SystemExit as exit_request:  # argparse printed the usage error (or --help) already
-        return int(exit_request.code or 0)
-    environ = dict(os.environ)
-    return exit_code_of(f"{program.module} ({program.task(environ)})", lambda: program.run(args, environ))
-
-
 def role_trace(side: str, role: Role, *, versions: Mapping[str, str], losses: Mapping[int, float] | None = None,
                actions: Iterable[Action] = (), metrics: Mapping[str, float] | None = None,
                evaluations: Iterable[Evaluation] = ()) -> SideTrace:
@@ -125,9 +125,3 @@ def role_trace(side: str, role: Role, *, versions: Mapping[str, str], losses: Ma
     return SideTrace(side, versions=dict(versions), losses={int(k): float(v) for k, v in sorted((losses or {}).items())},
                      steps_run=len(losses or {}), actions=sorted(actions, key=lambda action: (action.step, action.by)),
                      metrics=dict(metrics or {}), evaluations=list(evaluations), role=role)
-
-
-def write_trace(path: Path, trace: SideTrace) -> None:
-    """Write a role's trace whole or not at all (`write_side_trace`): the launcher reads it once the process has
-    exited 0, with `migrate.core.side_trace.read_side_trace`."""
-    write_side_trace(path, trace)

@@ -37,7 +37,7 @@ import argparse
 import json
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -50,10 +50,8 @@ from migrate.core.role_program import (
     add_role_flags,
     require_run,
     role_trace,
-    run_role_program,
-    write_trace,
 )
-from migrate.core.side_trace import Role
+from migrate.core.side_trace import Role, write_side_trace
 from migrate.core.tf_config import read_tf_config
 from migrate.parity.distributed.pair_run import INITIAL_STATE_KEY, INITIAL_TRAINABLE_KEY, PairRun
 from migrate.parity.pair import Pair, PairError
@@ -295,15 +293,12 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     trace = role_trace("modern", role, versions={"tensorflow": tf.__version__, "keras": keras.__version__},
                        losses=losses, actions=record.actions(),
                        metrics=None if metrics is None else {**metrics, "global_step": final})
-    write_trace(args.trace, trace)
+    write_side_trace(args.trace, trace)
     return 0
 
 
 PROGRAM = RoleProgram("modern.distributed.pair", __doc__.splitlines()[0], configure, run)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    return run_role_program(PROGRAM, argv)
+main = PROGRAM.main
 
 
 if __name__ == "__main__":

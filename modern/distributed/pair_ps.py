@@ -39,11 +39,9 @@ from migrate.core.role_program import (
     add_role_flags,
     require_run,
     role_trace,
-    run_role_program,
     serve,
-    write_trace,
 )
-from migrate.core.side_trace import Role, SideTrace
+from migrate.core.side_trace import Role, SideTrace, write_side_trace
 from migrate.core.tf_config import task_of
 from migrate.parity.distributed.pair_run import PairRun
 from migrate.parity.pair import Pair, PairError
@@ -200,7 +198,7 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     if task_type in SERVER_ROLES:
         return serve(cluster, task_type, index)
     require_run(args, "the coordinator (chief)")
-    write_trace(args.trace, coordinate(args, cluster))
+    write_side_trace(args.trace, coordinate(args, cluster))
     return 0
 
 
@@ -209,7 +207,7 @@ PROGRAM = RoleProgram("modern.distributed.pair_ps", __doc__.splitlines()[0], con
 
 def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("GRPC_FAIL_FAST", "use_caller")  # a dead worker fails its closures fast: they are retried
-    return run_role_program(PROGRAM, argv)
+    return PROGRAM.main(argv)
 
 
 if __name__ == "__main__":

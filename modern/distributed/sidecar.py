@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,10 +48,8 @@ from migrate.core.role_program import (
     add_role_flags,
     require_run,
     role_trace,
-    run_role_program,
-    write_trace,
 )
-from migrate.core.side_trace import Action, Evaluation, Role, SideTrace
+from migrate.core.side_trace import Action, Evaluation, Role, SideTrace, write_side_trace
 from migrate.core.tf_config import read_tf_config
 from migrate.parity.distributed.pair_run import PairRun
 
@@ -149,16 +146,13 @@ def evaluate_checkpoints(args: argparse.Namespace) -> SideTrace:
 def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     check_tf_config(environ)
     require_run(args, "the evaluator")
-    write_trace(args.trace, evaluate_checkpoints(args))
+    write_side_trace(args.trace, evaluate_checkpoints(args))
     return 0
 
 
 PROGRAM = RoleProgram("modern.distributed.sidecar", __doc__.splitlines()[0], configure, run,
                       task=lambda environ: "evaluator 0")
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    return run_role_program(PROGRAM, argv)
+main = PROGRAM.main
 
 
 if __name__ == "__main__":

@@ -11,8 +11,8 @@ import json
 import pytest
 
 from migrate.core.cli import EXIT_FAILED, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
-from migrate.core.role_program import RoleError, RoleFailed, RoleProgram, role_trace, run_role_program, write_trace
-from migrate.core.side_trace import Action, Evaluation, Role, read_side_trace
+from migrate.core.role_program import RoleError, RoleFailed, RoleProgram, role_trace
+from migrate.core.side_trace import Action, Evaluation, Role, read_side_trace, write_side_trace
 
 WORKER_1 = json.dumps({"cluster": {"worker": ["127.0.0.1:1", "127.0.0.1:2"]}, "task": {"type": "worker", "index": 1}})
 
@@ -47,7 +47,7 @@ def _raise(error: BaseException):
 def test_outcomes_map_to_the_cli_kit_exit_codes_with_the_task_named_on_stderr(monkeypatch, capsys, body, code,
                                                                                message):
     monkeypatch.setenv("TF_CONFIG", WORKER_1)
-    assert run_role_program(_program(body), ["--steps", "3"]) == code
+    assert _program(body).main(["--steps", "3"]) == code
     out, err = capsys.readouterr()
     assert out == "" and err.strip() == message
 
@@ -55,12 +55,12 @@ def test_outcomes_map_to_the_cli_kit_exit_codes_with_the_task_named_on_stderr(mo
 def test_the_environment_reaches_the_body_read_once(monkeypatch):
     monkeypatch.setenv("TF_CONFIG", WORKER_1)
     seen = {}
-    assert run_role_program(_program(lambda args, environ: seen.update(environ) or args.steps - 3), ["--steps", "3"]) == 0
+    assert _program(lambda args, environ: seen.update(environ) or args.steps - 3).main(["--steps", "3"]) == 0
     assert seen["TF_CONFIG"] == WORKER_1
 
 
 def test_a_bad_flag_is_a_usage_error_returned_not_raised(capsys):
-    assert run_role_program(_program(lambda args, environ: 0), ["--steps", "many"]) == EXIT_USAGE
+    assert _program(lambda args, environ: 0).main(["--steps", "many"]) == EXIT_USAGE
     out, err = capsys.readouterr()
     assert out == "" and "usage: python -m demo.distributed" in err and "invalid int value: 'many'" in err
 
@@ -68,7 +68,7 @@ def test_a_bad_flag_is_a_usage_error_returned_not_raised(capsys):
 def test_a_bug_is_an_internal_error_with_a_crash_log_never_a_verdict(monkeypatch, capsys, tmp_path):
     monkeypatch.setenv("MIGRATE_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("TF_CONFIG", raising=False)
-    assert run_role_program(_program(_raise(ValueError("a bug"))), ["--steps", "1"]) == EXIT_INTERNAL
+    assert _program(_raise(ValueError("a bug"))).main(["--steps", "1"]) == EXIT_INTERNAL
     err = capsys.readouterr().err
     assert "demo.distributed (unknown task): internal error (exit 70, not a verdict): ValueError: a bug" in err
     (log,) = (tmp_path / "crashes").iterdir()
@@ -81,7 +81,7 @@ def test_a_roles_trace_is_one_side_trace_written_whole_and_read_back_typed(tmp_p
                        losses={2: 2.5, 1: float("nan")}, actions=[Action("StepCounterHook", 2),
                                                                  Action("CheckpointSaverHook", 0)],
                        metrics={"accuracy": 0.5}, evaluations=[Evaluation(2, {"accuracy": 0.5}, "model.ckpt-2")])
-    write_trace(path, trace)
+    write_side_trace(path, trace)
     assert [p.name for p in tmp_path.iterdir()] == ["trace.json"]
     json.loads(path.read_text())  # strict JSON: the NaN loss is written as an object
     back = read_side_trace(path)
