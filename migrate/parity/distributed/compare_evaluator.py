@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from migrate.core.side_trace import SideTrace
+from migrate.core.side_trace import Evaluation, SideTrace
 from migrate.parity.difference import relative
 from migrate.parity.distributed.compare import action_name
 
@@ -30,10 +30,9 @@ LOSS_RELATIVE_TOLERANCE = 1e-5
 MAX_ACCURACY_GAP_INEXACT = 0.005
 
 
-def _evaluations(trace: SideTrace | None) -> dict[int, dict[str, Any]]:
-    """An evaluator's metrics by checkpoint step (with the step and the checkpoint's file name)."""
-    evaluations = trace.evaluations if trace is not None else []
-    return {e.step: {"step": e.step, **e.metrics, "checkpoint": e.checkpoint} for e in evaluations}
+def _evaluations(trace: SideTrace | None) -> dict[int, Evaluation]:
+    """An evaluator's evaluations by checkpoint step."""
+    return {e.step: e for e in (trace.evaluations if trace is not None else [])}
 
 
 def _one_summary_per_evaluation(trace: SideTrace | None) -> bool:
@@ -46,8 +45,8 @@ def _one_summary_per_evaluation(trace: SideTrace | None) -> bool:
 class CheckpointEvaluations:
     """Both evaluators' per-checkpoint metrics: which steps each evaluated, and the metrics where both did."""
 
-    legacy: dict[int, dict[str, Any]]
-    modern: dict[int, dict[str, Any]]
+    legacy: dict[int, Evaluation]
+    modern: dict[int, Evaluation]
     checks: dict[str, bool]
     max_accuracy_gap: float
     full_batches: bool
@@ -57,7 +56,7 @@ class CheckpointEvaluations:
         return sorted(set(self.legacy) & set(self.modern))
 
     def row(self, step: int) -> dict[str, Any]:
-        left, right = self.legacy[step], self.modern[step]
+        left, right = self.legacy[step].metrics, self.modern[step].metrics
         gap = abs(left.get("accuracy", 0.0) - right.get("accuracy", 0.0))  # a pair without accuracy: the loss decides
         loss = relative(left["loss"], right["loss"])
         ok = gap <= self.max_accuracy_gap and (not self.full_batches or loss <= LOSS_RELATIVE_TOLERANCE)
