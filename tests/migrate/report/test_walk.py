@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import ast
 
-from migrate.scanning.walk import descendants, node_fields
+from migrate.scanning.walk import descendants, descendants_on_lines, node_fields
 
 SOURCE = '''
 import tensorflow as tf
@@ -37,3 +37,18 @@ def test_node_fields_leave_out_identifiers_operators_and_contexts() -> None:
     assert node_fields(ast.Attribute) == ("value",)
     assert node_fields(ast.BinOp) == ("left", "right")
     assert node_fields(ast.Call) == ("func", "args", "keywords")
+
+
+def test_descendants_on_lines_are_every_node_across_those_lines_and_no_other_statement() -> None:
+    tree = ast.parse(SOURCE)
+    for line in range(1, SOURCE.count("\n") + 1):
+        found = descendants_on_lines(tree, [line])
+        across = [node for node in descendants(tree) if getattr(node, "lineno", None) is not None
+                  and node.lineno <= line <= (node.end_lineno or node.lineno)]
+        assert {id(node) for node in across} <= {id(node) for node in found}, line
+        statements = [node for node in found if isinstance(node, ast.stmt)]
+        assert all(node.lineno - len(getattr(node, "decorator_list", [])) <= line <= (node.end_lineno or node.lineno)
+                   for node in statements), line
+    on_the_decorator = descendants_on_lines(tree, [4])
+    assert any(isinstance(node, ast.FunctionDef) for node in on_the_decorator)  # a definition starts at its decorator
+    assert not any(isinstance(node, ast.FunctionDef) for node in descendants_on_lines(tree, [2]))
