@@ -238,7 +238,7 @@ def _side_record(spec_of: Side, paths: Paths, counts: dict[str, int], trainers: 
     chief = traces.get(0)
     role = chief.role if chief is not None else None
     return {
-        "engine": spec_of.engine, "replication": spec_of.replication, "attempts": attempts, "losses": losses,
+        "engine": spec_of.engine, "attempts": attempts, "losses": losses,
         "traces": traces, "replay": compare.replay_consistency(attempt_losses),
         "tasks": [f"{task_type}:{index}" for task_type, index in trainers],
         "evaluator": _role_trace(paths.trace(EVALUATOR, 0, last)) if EVALUATOR in counts else None,
