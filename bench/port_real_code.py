@@ -15,8 +15,11 @@ taken as its author wrote it, with two mechanical changes recorded per case:
 top-level statements other than imports of TensorFlow/NumPy/math, functions,
 classes and constant assignments are blanked (data downloads, flags,
 ``main``) — line numbers are kept, so a refusal's file:line is the
-repository's. A case may list further named text substitutions (a
-``tf.contrib`` call and its TF 1.15 spelling), shown in the results.
+repository's. A case may list further named text substitutions (a private
+TF 1.x module path and its public spelling, a hard-coded dropout rate set to
+0 for the exact check, a Python 2 print in the script's `main`), shown in the
+results; `tf.contrib` calls need none: `migrate port` runs them as their
+TF1-core twins.
 
 Each case gets synthetic batches of its feature shapes (the model_fn's own
 reshapes fix them) and the params its README or flags give, and `migrate port
