@@ -83,8 +83,8 @@ def measure(side: str, replication: str, workers: int, steps: int, warmup: int, 
     examples_per_step = PER_WORKER_BATCH * workers if replication == "sync" else PER_WORKER_BATCH
     return {
         "steps_per_s": rate, "examples_per_s": rate * examples_per_step, "examples_per_step": examples_per_step,
-        "startup_s": timeline[0][1] - launched, "wall_s": result["attempts"][0].seconds,
-        "versions": result["versions"],
+        "startup_s": timeline[0][1] - launched, "wall_s": result.attempts[0].seconds,
+        "versions": result.chief.versions if result.chief else {},
     }
 
 

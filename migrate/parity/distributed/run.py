@@ -42,7 +42,7 @@ from migrate.parity.distributed.cluster import (
     progress_records,
 )
 from migrate.parity.distributed.config import DistributedConfig
-from migrate.parity.distributed.sides import EVALUATOR, SIDES, Paths, Side
+from migrate.parity.distributed.sides import EVALUATOR, SIDES, ClusterFiles, ClusterRun, Paths, Side
 from migrate.parity.distributed.verdict import distributed_result
 from migrate.parity.result import ParityResult
 
@@ -101,17 +101,14 @@ def event_files(directory: Path, writer_pids: dict[int, str]) -> list[dict[str, 
     return events
 
 
-def files_written(model_dir: Path, writer_pids: dict[int, str]) -> dict[str, Any]:
+def files_written(model_dir: Path, writer_pids: dict[int, str]) -> ClusterFiles:
     """Checkpoints, event files (with the role whose process wrote each) and worker temp dirs left behind."""
     checkpoints = sorted(int(path.name[len("model.ckpt-"):-len(".index")]) for path in model_dir.glob("model.ckpt-*.index"))
     events = event_files(model_dir, writer_pids)
     leftovers = sorted(path.relative_to(model_dir).as_posix() for path in model_dir.rglob("*workertemp_*"))
     writers = sorted({event["role"] for event in events})
-    return {
-        "checkpoint_steps": checkpoints, "event_files": events, "event_writers": writers,
-        "eval_event_files": event_files(model_dir / "eval", writer_pids), "worker_temp_dirs_left": leftovers,
-        "one_writer": all(writer == "chief" or writer.startswith("unattributed") for writer in writers) and not leftovers,
-    }
+    one_writer = all(writer == "chief" or writer.startswith("unattributed") for writer in writers) and not leftovers
+    return ClusterFiles(checkpoints, events, writers, event_files(model_dir / "eval", writer_pids), leftovers, one_writer)
 
 
 def steps_by_process(paths: list[Path], names: dict[int, str]) -> dict[str, int]:
@@ -150,7 +147,7 @@ def steps_lost_after(timelines: list[list[tuple[int, float]]], killed_at: float)
 
 
 def run_side(side: str, config: DistributedConfig, run_path: Path, root: Path, initial_weights: Path,
-             progress: Progress, cancel: threading.Event | None = None) -> dict[str, Any]:
+             progress: Progress, cancel: threading.Event | None = None) -> ClusterRun:
     """Run one side's cluster to the last step; what it wrote and reported.
 
     A fault either restarts the whole cluster from the chief's checkpoint (a
@@ -227,28 +224,18 @@ def _record_fault(record: Attempt, side: str, outcome: Outcome, paths: Paths, ro
 
 def _side_record(spec_of: Side, paths: Paths, counts: dict[str, int], trainers: list[tuple[str, int]],
                  attempts: list[Attempt], attempt_losses: list[dict[int, float]],
-                 writer_pids: dict[int, str]) -> dict[str, Any]:
+                 writer_pids: dict[int, str]) -> ClusterRun:
     """What a side's cluster ran and wrote, read once every attempt has ended: the verdict's input."""
     last = len(attempts) - 1
-    traces = {position: _role_trace(paths.trace(task_type, index, last))
-              for position, (task_type, index) in enumerate(trainers)}
     losses: dict[int, float] = {}
     for attempt_loss in attempt_losses:
         losses.update(attempt_loss)
-    chief = traces.get(0)
-    role = chief.role if chief is not None else None
-    return {
-        "engine": spec_of.engine, "attempts": attempts, "losses": losses,
-        "traces": traces, "replay": compare.replay_consistency(attempt_losses),
-        "tasks": [f"{task_type}:{index}" for task_type, index in trainers],
-        "evaluator": _role_trace(paths.trace(EVALUATOR, 0, last)) if EVALUATOR in counts else None,
-        "metrics": chief.metrics if chief is not None else None,
-        "versions": chief.versions if chief is not None else None,
-        "files": files_written(paths.model_dir, writer_pids),
-        "seconds": {"startup": role.startup_seconds if role else None, "training": role.seconds if role else None,
-                    "steps_trained": role.final_step - role.start_step if role else 0},
-        "model_dir": str(paths.model_dir),
-    }
+    return ClusterRun(
+        spec_of.engine, [f"{task_type}:{index}" for task_type, index in trainers], attempts, losses,
+        compare.replay_consistency(attempt_losses),
+        {position: _role_trace(paths.trace(task_type, index, last)) for position, (task_type, index) in enumerate(trainers)},
+        files_written(paths.model_dir, writer_pids), paths.model_dir,
+        _role_trace(paths.trace(EVALUATOR, 0, last)) if EVALUATOR in counts else None)
 
 
 def _role_trace(path: Path) -> SideTrace | None:
@@ -262,7 +249,7 @@ def _role_trace(path: Path) -> SideTrace | None:
 
 
 def run_distributed(config: DistributedConfig, workdir: Path,
-                    progress: Progress = print) -> tuple[ParityResult, dict[str, dict[str, Any]]]:
+                    progress: Progress = print) -> tuple[ParityResult, dict[str, ClusterRun]]:
     """Run the configured sides in `workdir` (emptied first): the verdict (`verdict.distributed_result`) and what
     each side's cluster ran and wrote (`run_side`)."""
     config.check()
@@ -278,14 +265,14 @@ def run_distributed(config: DistributedConfig, workdir: Path,
 
 
 def _run_both(config: DistributedConfig, run_path: Path, workdir: Path, initial_weights: Path,
-              progress: Progress) -> dict[str, dict[str, Any]]:
+              progress: Progress) -> dict[str, ClusterRun]:
     """Legacy in a thread, modern as soon as the legacy chief has written the step-0 weights it copies.
 
     The clusters overlap (most of a short run is process start-up), and a
     failure or Ctrl-C on either side stops both.
     """
     cancel = threading.Event()
-    results: dict[str, dict[str, Any]] = {}
+    results: dict[str, ClusterRun] = {}
     errors: list[BaseException] = []
 
     def legacy() -> None:

@@ -46,8 +46,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+
+from migrate.core.side_trace import Attempt, SideTrace
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,43 @@ class Paths:
     @property
     def logs(self) -> Path:
         return self.root / "logs"
+
+
+@dataclass
+class ClusterFiles:
+    """What a side's cluster left in its model dir: the checkpoints' steps, the event files with the task whose
+    process wrote each (``{"file", "pid", "role"}``; ``eval/``'s apart), the worker temp dirs left behind; and
+    whether the chief was their one writer."""
+
+    checkpoint_steps: list[int]
+    event_files: list[dict[str, Any]]
+    event_writers: list[str]
+    eval_event_files: list[dict[str, Any]]
+    worker_temp_dirs_left: list[str]
+    one_writer: bool
+
+
+@dataclass
+class ClusterRun:
+    """One side's cluster run, read once every attempt has ended (`run.run_side`): the verdict's input.
+
+    `losses` are the global batches' losses over every attempt; `replay` the steps trained again after a
+    restart (`compare.replay_consistency`); `traces` the last attempt's trainer traces by position (0: the chief;
+    None: it wrote none), `tasks` their names."""
+
+    engine: str
+    tasks: list[str]
+    attempts: list[Attempt]
+    losses: dict[int, float]
+    replay: dict[str, Any]
+    traces: dict[int, SideTrace | None]
+    files: ClusterFiles
+    model_dir: Path
+    evaluator: SideTrace | None = None
+
+    @property
+    def chief(self) -> SideTrace | None:
+        return self.traces.get(0)
 
 
 def mean_of_worker_losses(per_worker: list[dict[int, float]]) -> dict[int, float]:

@@ -21,19 +21,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from migrate.core.side_trace import Action, Role, SideTrace, encode
+from migrate.core.side_trace import Action, SideTrace, encode
 from migrate.parity.advice import replica_scaling_advice
 from migrate.parity.compare import LossComparison, compare_losses, compare_metrics
 from migrate.parity.config import json_safe
 from migrate.parity.distributed import compare, compare_async, compare_evaluator
 from migrate.parity.distributed.config import DistributedConfig
 from migrate.parity.distributed.report import attempts_text
+from migrate.parity.distributed.sides import ClusterRun
 from migrate.parity.result import ParityResult
 from migrate.parity.stages import Check, Stage, check_evaluation, check_n_steps, run_checks
 from migrate.parity.tolerance import ToleranceSchedule, named_schedule
 
-Side = dict[str, Any]
-"""One side's cluster run, as `run.run_side` returns it."""
 INEXACT_RELATIVE_TOLERANCE = 1e-6
 INEXACT_CHECKED_STEPS = 10
 TITLES = {"cluster": "1. cluster (processes, attempts, files)", "n-steps": "2. N global steps (losses)",
@@ -82,48 +81,35 @@ def settings(config: DistributedConfig) -> dict[str, Any]:
             "deployment": deployment}
 
 
-def _chief(side: Side) -> SideTrace | None:
-    return (side.get("traces") or {}).get(0)
-
-
-def _chief_role(side: Side) -> Role | None:
-    """The chief's `Role` record (None when the chief wrote no trace)."""
-    chief = _chief(side)
-    return chief.role if chief is not None else None
-
-
-def _actions(trace: SideTrace | None) -> list[Action] | None:
-    """A role's actions (None: it wrote no trace)."""
-    return None if trace is None else trace.actions
-
-
-def side_summary(side: Side) -> dict[str, Any]:
+def side_summary(side: ClusterRun) -> dict[str, Any]:
     """What the cluster stage keeps of a side: engine, tasks, attempts, files, how far it got, timings."""
-    role, checkpoints = _chief_role(side), side["files"]["checkpoint_steps"]
-    return {"engine": side["engine"], "tasks": side["tasks"], "files": side["files"],
-            "attempts": [encode(attempt) for attempt in side["attempts"]],  # as the JSON summary holds them
+    role, checkpoints = side.chief.role if side.chief else None, side.files.checkpoint_steps
+    return {"engine": side.engine, "tasks": side.tasks, "files": encode(side.files),
+            "attempts": [encode(attempt) for attempt in side.attempts],  # as the JSON summary holds them
             "final_step": role.final_step if role else None, "last_checkpoint": max(checkpoints, default=None),
-            "extra_updates": role.extra_updates if role else None, "seconds": side["seconds"]}
+            "extra_updates": role.extra_updates if role else None,
+            "seconds": {"startup": role.startup_seconds if role else None, "training": role.seconds if role else None,
+                        "steps_trained": role.final_step - role.start_step if role else 0}}
 
 
-def check_cluster(config: DistributedConfig, sides: dict[str, Side]) -> Stage:
+def check_cluster(config: DistributedConfig, sides: dict[str, ClusterRun]) -> Stage:
     problems, lines = [], []
     for name, side in sides.items():
-        summary = side_summary(side)
-        if (last := side["attempts"][-1]).status != "done":
+        summary, files = side_summary(side), side.files
+        if (last := side.attempts[-1]).status != "done":
             problems.append(f"{name}: the last attempt ended {last.status}")
         if (summary["final_step"] or 0) < config.steps or (summary["last_checkpoint"] or -1) < config.steps:
             problems.append(f"{name}: reached step {summary['final_step']} and checkpointed step "
                             f"{summary['last_checkpoint']}, short of the last step {config.steps}")
-        if not side["files"]["one_writer"]:
-            problems.append(f"{name}: event files by {', '.join(side['files']['event_writers'])}, worker temp dirs "
-                            f"left {side['files']['worker_temp_dirs_left']} (one writer, the chief, expected)")
-        lines.append(f"{name} ({side['engine']}): {attempts_text(side['attempts'])}; checkpoints at "
-                     f"{summary['last_checkpoint'] if config.replication == 'async' else side['files']['checkpoint_steps']}")
-    checkpoint_steps = {tuple(side["files"]["checkpoint_steps"]) for side in sides.values()}
+        if not files.one_writer:
+            problems.append(f"{name}: event files by {', '.join(files.event_writers)}, worker temp dirs "
+                            f"left {files.worker_temp_dirs_left} (one writer, the chief, expected)")
+        lines.append(f"{name} ({side.engine}): {attempts_text(side.attempts)}; checkpoints at "
+                     f"{summary['last_checkpoint'] if config.replication == 'async' else files.checkpoint_steps}")
+    checkpoint_steps = {tuple(side.files.checkpoint_steps) for side in sides.values()}
     if config.replication == "sync" and len(checkpoint_steps) > 1:
         problems.append("the sides checkpointed at different steps: "
-                        + "; ".join(f"{n} {s['files']['checkpoint_steps']}" for n, s in sides.items()))
+                        + "; ".join(f"{n} {s.files.checkpoint_steps}" for n, s in sides.items()))
     details = {"sides": {name: side_summary(side) for name, side in sides.items()}}
     if problems:
         return Stage("cluster", "failed", "cluster: " + "; ".join(problems), details)
@@ -138,26 +124,27 @@ def check_roles(result: ParityResult) -> Stage:
                  + ", ".join(item.scenario.split(" ")[0] for item in result.events))
 
 
-def check_replay(config: DistributedConfig, sides: dict[str, Side]) -> Stage:
+def check_replay(config: DistributedConfig, sides: dict[str, ClusterRun]) -> Stage:
     if config.kill is None:
         return Stage("replay", "not checked", "no fault injected (--kill worker:I@STEP)")
     problems, lines = [], []
     for name, side in sides.items():
-        replay, killed = side["replay"], [a for a in side["attempts"] if a.killed]
+        replay, killed = side.replay, [a for a in side.attempts if a.killed]
         if not killed:
             problems.append(f"{name}: no task was killed")
         if replay["mismatched_steps"]:
             problems.append(f"{name}: steps {replay['mismatched_steps']} trained again gave other losses")
         lines.append(f"{name}: {attempts_text(killed)}; {replay['replayed_steps']} step(s) trained again, the same losses")
-    details = {name: side["replay"] for name, side in sides.items()}
+    details = {name: side.replay for name, side in sides.items()}
     if problems:
         return Stage("replay", "failed", "replay: " + "; ".join(problems), details)
     return Stage("replay", "ok", "; ".join(lines), details)
 
 
-def check_test_metrics(config: DistributedConfig, result: ParityResult, legacy: Side, modern: Side,
-                       evaluations: compare_evaluator.CheckpointEvaluations | None) -> Stage:
-    missing = [name for name, side in (("legacy", legacy), ("modern", modern)) if not side.get("metrics")]
+def check_test_metrics(config: DistributedConfig, result: ParityResult, legacy: SideTrace | None,
+                       modern: SideTrace | None, evaluations: compare_evaluator.CheckpointEvaluations | None) -> Stage:
+    """Stage 5 on the chiefs' test metrics, and the evaluators' per-checkpoint ones when they ran."""
+    missing = [name for name, chief in (("legacy", legacy), ("modern", modern)) if not (chief and chief.metrics)]
     if len(missing) == 2 and evaluations is None:
         return Stage("evaluation", "skipped", "neither chief evaluated (the pair gives no eval_input_fn / eval_dataset)")
     if missing:
@@ -166,7 +153,8 @@ def check_test_metrics(config: DistributedConfig, result: ParityResult, legacy: 
         gap = compare_async.accuracy_band(config.steps)
     else:
         gap = 0.0 if config.exact else compare_evaluator.MAX_ACCURACY_GAP_INEXACT
-    result.metrics = compare_metrics(legacy["metrics"], modern["metrics"], accuracy_bar=None, max_accuracy_gap=gap)
+    assert legacy is not None and modern is not None  # both have metrics
+    result.metrics = compare_metrics(legacy.metrics, modern.metrics, accuracy_bar=None, max_accuracy_gap=gap)
     stage = check_evaluation(result.metrics)
     if evaluations is not None:
         stage.details["per_checkpoint"] = evaluations.as_dict()
@@ -200,39 +188,43 @@ def _sync_losses(config: DistributedConfig, losses: LossComparison) -> Stage:
     return stage
 
 
-def _comparisons(config: DistributedConfig, result: ParityResult, legacy: Side, modern: Side) -> list[Check]:
+def _actions(trace: SideTrace | None) -> list[Action] | None:
+    """A role's actions (None: it wrote no trace)."""
+    return None if trace is None else trace.actions
+
+
+def _comparisons(config: DistributedConfig, result: ParityResult, legacy: ClusterRun, modern: ClusterRun) -> list[Check]:
     """The checks that need both sides: losses, roles, evaluation."""
-    losses = result.losses = compare_losses(legacy["losses"], modern["losses"], loss_schedule(config),
+    losses = result.losses = compare_losses(legacy.losses, modern.losses, loss_schedule(config),
                                             checked=config.replication != "async")
     synchronous = config.replication == "sync"
     for index in range(config.workers):
-        left = _actions(legacy["traces"].get(index))
-        right = _actions(modern["traces"].get(index)) if synchronous or index == 0 else []
-        task = (" / ".join(dict.fromkeys([legacy["tasks"][index], modern["tasks"][index]])) if synchronous
-                else "legacy worker:0 / modern chief:0 (coordinator)" if index == 0 else legacy["tasks"][index])
+        left = _actions(legacy.traces.get(index))
+        right = _actions(modern.traces.get(index)) if synchronous or index == 0 else []
+        task = (" / ".join(dict.fromkeys([legacy.tasks[index], modern.tasks[index]])) if synchronous
+                else "legacy worker:0 / modern chief:0 (coordinator)" if index == 0 else legacy.tasks[index])
         result.events.append(compare.compare_role("worker" if index else "chief", task, left, right, config.replication))
     result.events.append(compare.compare_role("ps", "ps:0", [], [], config.replication))
     evaluations = None
     if config.evaluator:
-        legacy_evaluator, modern_evaluator = legacy.get("evaluator"), modern.get("evaluator")
-        result.events.append(compare.compare_evaluator_role(_actions(legacy_evaluator) or [],
-                                                            _actions(modern_evaluator) or []))
-        modern_role = modern_evaluator.role if modern_evaluator is not None else None
+        result.events.append(compare.compare_evaluator_role(_actions(legacy.evaluator) or [],
+                                                            _actions(modern.evaluator) or []))
+        modern_role = modern.evaluator.role if modern.evaluator is not None else None
         evaluations = compare_evaluator.compare_evaluations(
-            legacy_evaluator, modern_evaluator, legacy["files"]["checkpoint_steps"],
-            modern["files"]["checkpoint_steps"], config.steps, exact=config.exact,
+            legacy.evaluator, modern.evaluator, legacy.files.checkpoint_steps, modern.files.checkpoint_steps,
+            config.steps, exact=config.exact,
             full_batches=modern_role is None or modern_role.eval_batches_full is not False)
     n_steps = (lambda: _async_losses(result)) if config.replication == "async" else (
         lambda: _sync_losses(config, losses))
     return [("n-steps", TITLES["n-steps"], n_steps), ("roles", TITLES["roles"], lambda: check_roles(result)),
             ("replay", TITLES["replay"], lambda: check_replay(config, {"legacy": legacy, "modern": modern})),
             ("evaluation", TITLES["evaluation"],
-             lambda: check_test_metrics(config, result, legacy, modern, evaluations))]
+             lambda: check_test_metrics(config, result, legacy.chief, modern.chief, evaluations))]
 
 
-def distributed_result(config: DistributedConfig, sides: dict[str, Side]) -> ParityResult:
+def distributed_result(config: DistributedConfig, sides: dict[str, ClusterRun]) -> ParityResult:
     """The verdict on the sides that ran (`config.sides`): one `ParityResult`, its stages from `run_checks`."""
-    versions = {name: dict(chief.versions) if (chief := _chief(side)) is not None else {} for name, side in sides.items()}
+    versions = {name: dict(side.chief.versions) if side.chief else {} for name, side in sides.items()}
     result = ParityResult(settings(config), versions, [])
     checks: list[Check] = [("cluster", TITLES["cluster"], lambda: check_cluster(config, sides))]
     if set(sides) == {"legacy", "modern"}:

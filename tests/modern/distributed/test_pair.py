@@ -49,17 +49,17 @@ def test_two_workers_on_keras3_resume_from_the_backup_and_write_one_set_of_files
     result, sides = run_distributed(config, tmp_path / "run", progress=lambda _: None)
     modern = sides["modern"]
     assert result.ok, result.failures()  # the replayed steps have the same losses, one writer, no temp dir left
-    killed = modern["attempts"][0]
+    killed = modern.attempts[0]
     assert killed.status == "killed" and killed.resumes_from_checkpoint == 3
-    assert modern["replay"]["replayed_steps"] >= 1 and sorted(modern["losses"]) == list(range(1, 7))
-    chief, worker = modern["traces"][0], modern["traces"][1]
+    assert modern.replay["replayed_steps"] >= 1 and sorted(modern.losses) == list(range(1, 7))
+    chief, worker = modern.traces[0], modern.traces[1]
     assert (chief.role.start_step, worker.role.start_step) == (3, 3)
     assert chief.role.restored_by == worker.role.restored_by == "BackupAndRestore"
     assert chief.losses == worker.losses  # the all-reduced loss, the same on every worker
     assert chief.versions["keras"].startswith("3.")
-    files = modern["files"]
-    assert files["checkpoint_steps"] == [0, 3, 6]
-    assert files["event_writers"] == ["chief"] and files["worker_temp_dirs_left"] == []
+    files = modern.files
+    assert files.checkpoint_steps == [0, 3, 6]
+    assert files.event_writers == ["chief"] and files.worker_temp_dirs_left == []
     model_dir = tmp_path / "run" / "modern" / "model"
     assert not (model_dir / "backup").exists()  # Keras 3 deletes its backup dir
     for index in sorted(model_dir.glob("model.ckpt-*.index")):  # every checkpoint kept loads, tensor by tensor

@@ -1,6 +1,8 @@
 """Loss and action comparison of the distributed parity, on hand-made values (no TensorFlow)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -10,7 +12,7 @@ from migrate.parity.distributed.compare import compare_role, replay_consistency
 from migrate.parity.distributed.compare_async import ACCURACY_BAND
 from migrate.parity.distributed.config import DistributedConfig
 from migrate.parity.distributed.pair_run import PairRun
-from migrate.parity.distributed.sides import mean_of_worker_losses, merged_worker_losses
+from migrate.parity.distributed.sides import ClusterFiles, ClusterRun, mean_of_worker_losses, merged_worker_losses
 from migrate.parity.distributed.verdict import distributed_result, loss_schedule
 from migrate.parity.result import ParityResult
 
@@ -72,17 +74,15 @@ def test_replayed_steps_must_repeat_their_loss():
     assert replay_consistency([{1: 2.0, 2: 1.9}, {2: 1.8}])["mismatched_steps"] == [2]
 
 
-def _async_side(accuracy: float, actions: list[Action], final_step: int = 20, checkpoints=(0, 10, 20)) -> dict:
-    chief = SideTrace("side", actions=actions, role=Role("chief", "worker:0", final_step=final_step))
-    return {"engine": "async", "tasks": ["worker:0", "worker:1"],
-            "traces": {0: chief, 1: SideTrace("side", actions=[Action("LoggingTensorHook", 3)])},
-            "metrics": {"accuracy": accuracy, "loss": 0.3}, "losses": {1: 2.3, 2: 2.1}, "replay": {"ok": True},
-            "files": {"checkpoint_steps": list(checkpoints), "one_writer": True, "event_files": [],
-                      "event_writers": ["chief"], "worker_temp_dirs_left": []},
-            "attempts": [Attempt(0, "done", 1.0)], "seconds": {"training": 1.0, "steps_trained": 20}}
+def _async_side(accuracy: float, actions: list[Action], final_step: int = 20, checkpoints=(0, 10, 20)) -> ClusterRun:
+    chief = SideTrace("side", actions=actions, metrics={"accuracy": accuracy, "loss": 0.3},
+                      role=Role("chief", "worker:0", final_step=final_step))
+    return ClusterRun("async", ["worker:0", "worker:1"], [Attempt(0, "done", 1.0)], {1: 2.3, 2: 2.1}, {"ok": True},
+                      {0: chief, 1: SideTrace("side", actions=[Action("LoggingTensorHook", 3)])},
+                      ClusterFiles(list(checkpoints), [], ["chief"], [], [], True), Path("model"))
 
 
-def async_verdict(steps: int, legacy: dict, modern: dict) -> ParityResult:
+def async_verdict(steps: int, legacy: ClusterRun, modern: ClusterRun) -> ParityResult:
     return distributed_result(config(steps=steps, replication="async"),
                               {"legacy": legacy, "modern": modern})
 
@@ -139,7 +139,7 @@ def test_steps_lost_compare_each_progress_file_with_itself():
 def test_a_synchronous_first_step_twice_tf1s_loss_is_explained_in_the_verdict():
     full = {"final_step": 2, "checkpoints": (0, 2)}
     legacy, modern = _async_side(0.9, CHIEF_HOOKS, **full), _async_side(0.9, CHIEF_HOOKS, **full)
-    legacy["losses"], modern["losses"] = {1: 19.127254486083984, 2: 18.0}, {1: 38.25450897216797, 2: 36.0}
+    legacy.losses, modern.losses = {1: 19.127254486083984, 2: 18.0}, {1: 38.25450897216797, 2: 36.0}
     result = distributed_result(config(steps=2), {"legacy": legacy, "modern": modern})
     stage = result.stage("n-steps")
     assert not stage.ok and "first step beyond tolerance is 1" in stage.message

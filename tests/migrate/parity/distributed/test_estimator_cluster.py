@@ -35,9 +35,9 @@ def test_parity_holds_with_bit_identical_losses(estimator_run):
 
 @pytest.mark.parametrize("side", ["legacy", "modern"])
 def test_the_evaluator_evaluated_the_chiefs_checkpoints_up_to_the_last_step(estimator_run, side):
-    checkpoints = estimator_run[1][side]["files"]["checkpoint_steps"]
+    checkpoints = estimator_run[1][side].files.checkpoint_steps
     assert checkpoints == list(range(0, STEPS + 1, SAVE_STEPS))
-    evaluations = estimator_run[1][side]["evaluator"].evaluations
+    evaluations = estimator_run[1][side].evaluator.evaluations
     steps = [record.step for record in evaluations]
     assert steps == sorted(set(steps)) and set(steps) <= set(checkpoints) and steps[-1] == STEPS
     assert [record.checkpoint for record in evaluations] == [f"model.ckpt-{step}" for step in steps]
@@ -60,7 +60,7 @@ def test_events_per_role_including_the_evaluator(estimator_run):
                           "evaluator (evaluator:0)"} and all(item.ok for item in roles.values())
     assert {event["event"] for event in roles["chief (chief:0 / worker:0)"].legacy} == {
         "CheckpointSaver", "SummarySaver", "StepCounter", "LoggingTensor"}
-    assert {a.by for a in sides["legacy"]["traces"][1].actions} == {"LoggingTensorHook"}
+    assert {a.by for a in sides["legacy"].traces[1].actions} == {"LoggingTensorHook"}
     assert roles["worker (worker:0 / worker:1)"].modern == []
     evaluator = roles["evaluator (evaluator:0)"]
     assert result.stage("evaluation").details["per_checkpoint"]["checks"]["one_summary_per_evaluation"]
@@ -70,12 +70,12 @@ def test_events_per_role_including_the_evaluator(estimator_run):
 
 def test_the_modern_side_writes_one_set_of_checkpoints_and_summaries(estimator_run):
     modern = estimator_run[1]["modern"]
-    files, pids = modern["files"], modern["attempts"][0].pids
-    assert files["one_writer"] and files["worker_temp_dirs_left"] == []
-    assert {event["pid"] for event in files["event_files"]} == {pids["worker:0"]}
-    assert [event["pid"] for event in files["eval_event_files"]] == [pids["evaluator:0"]]
-    assert not list(Path(modern["model_dir"]).glob("**/workertemp_*"))
-    assert len(estimator_run[1]["legacy"]["files"]["eval_event_files"]) == 1
+    files, pids = modern.files, modern.attempts[0].pids
+    assert files.one_writer and files.worker_temp_dirs_left == []
+    assert {event["pid"] for event in files.event_files} == {pids["worker:0"]}
+    assert [event["pid"] for event in files.eval_event_files] == [pids["evaluator:0"]]
+    assert not list(Path(modern.model_dir).glob("**/workertemp_*"))
+    assert len(estimator_run[1]["legacy"].files.eval_event_files) == 1
 
 
 def test_the_report_says_which_cluster_ran_and_shows_the_evaluator(estimator_run, tmp_path):

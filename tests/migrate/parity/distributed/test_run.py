@@ -26,7 +26,7 @@ def test_synchronous_losses_are_bit_identical_at_every_step(faulted_run):
 @pytest.mark.parametrize("side", ["legacy", "modern"])
 def test_a_killed_worker_restarts_from_the_last_checkpoint_and_training_completes(faulted_run, side):
     result, sides = faulted_run
-    killed, restarted = sides[side]["attempts"]
+    killed, restarted = sides[side].attempts
     assert killed.status == "killed" and killed.killed == "worker:1"
     # the killed worker held at the fault's step (the launcher told it to), so the kill lands there on any machine
     assert killed.killed_at_step == KILL_STEP <= (killed.cluster_step or 0) < STEPS
@@ -34,9 +34,9 @@ def test_a_killed_worker_restarts_from_the_last_checkpoint_and_training_complete
     assert killed.resumes_from_checkpoint == last_saved
     assert killed.steps_lost == killed.cluster_step - last_saved
     assert restarted.status == "done"
-    chief = sides[side]["traces"][0].role
+    chief = sides[side].traces[0].role
     assert (chief.start_step, chief.final_step) == (last_saved, STEPS)
-    replay = sides[side]["replay"]
+    replay = sides[side].replay
     # steps both workers finished before the kill are trained again and must give the same loss
     assert replay["replayed_steps"] >= KILL_STEP - last_saved and replay["mismatched_steps"] == []
     assert result.stage("replay").details[side] == replay and result.stage("replay").ok
@@ -44,12 +44,12 @@ def test_a_killed_worker_restarts_from_the_last_checkpoint_and_training_complete
 
 def test_modern_resumes_through_keras_backup_and_restore_which_cleans_its_backup(faulted_run):
     modern = faulted_run[1]["modern"]
-    killed = modern["attempts"][0]
-    for index, trace in modern["traces"].items():
+    killed = modern.attempts[0]
+    for index, trace in modern.traces.items():
         # every worker of the restarted cluster was restored by BackupAndRestore, not by hand, at the backup's step
         assert trace.role.restored_by == "BackupAndRestore", index
         assert trace.role.start_step == killed.resumes_from_checkpoint
-    backup = Path(modern["model_dir"]) / "backup"
+    backup = Path(modern.model_dir) / "backup"
     assert not backup.exists() or [path for path in backup.rglob("*") if path.is_file()] == []
 
 
@@ -57,7 +57,7 @@ def test_modern_resumes_through_keras_backup_and_restore_which_cleans_its_backup
 def test_no_checkpoint_file_is_corrupt(faulted_run, side):
     import tensorflow as tf
 
-    model_dir = Path(faulted_run[1][side]["model_dir"])
+    model_dir = Path(faulted_run[1][side].model_dir)
     prefixes = sorted(str(path)[: -len(".index")] for path in model_dir.glob("model.ckpt-*.index"))
     assert prefixes and tf.train.latest_checkpoint(str(model_dir)).endswith(f"model.ckpt-{STEPS}")
     for prefix in prefixes:
@@ -75,14 +75,14 @@ def _summary_steps(path: Path) -> list[int]:
 
 def test_modern_writes_exactly_one_set_of_checkpoints_and_summaries(faulted_run):
     modern = faulted_run[1]["modern"]
-    files = modern["files"]
-    model_dir = Path(modern["model_dir"])
-    assert files["checkpoint_steps"] == list(range(0, STEPS + 1, SAVE_STEPS))
-    assert files["worker_temp_dirs_left"] == [] and not list(model_dir.glob("**/*workertemp_*"))
-    chief_pids = {attempt.pids["worker:0"] for attempt in modern["attempts"]}
-    assert {event["pid"] for event in files["event_files"]} == chief_pids
+    files = modern.files
+    model_dir = Path(modern.model_dir)
+    assert files.checkpoint_steps == list(range(0, STEPS + 1, SAVE_STEPS))
+    assert files.worker_temp_dirs_left == [] and not list(model_dir.glob("**/*workertemp_*"))
+    chief_pids = {attempt.pids["worker:0"] for attempt in modern.attempts}
+    assert {event["pid"] for event in files.event_files} == chief_pids
     steps_by_process: dict[int, list[int]] = {}
-    for event in files["event_files"]:
+    for event in files.event_files:
         steps_by_process.setdefault(event["pid"], []).extend(_summary_steps(model_dir / event["file"]))
     for steps in steps_by_process.values():
         assert steps and len(steps) == len(set(steps))
@@ -94,7 +94,7 @@ def test_events_per_role_match_with_the_documented_differences(faulted_run):
     assert chief.ok and chief.modern and chief.scenario == "chief (worker:0)"
     assert {event["event"] for event in chief.modern} == {"CheckpointSaver", "SummarySaver", "StepCounter", "LoggingTensor"}
     assert worker.ok and worker.legacy == worker.modern == []  # TF1's non-chief LoggingTensorHook: documented, dropped
-    assert {action.by for action in sides["legacy"]["traces"][1].actions} == {"LoggingTensorHook"}
+    assert {action.by for action in sides["legacy"].traces[1].actions} == {"LoggingTensorHook"}
     assert ps.ok and ps.rows == []
 
 

@@ -32,7 +32,7 @@ def test_both_asynchronous_clusters_reach_the_last_step_and_checkpoint_it(async_
 
 @pytest.mark.parametrize("side", ["legacy", "modern"])
 def test_a_killed_worker_is_restarted_alone_and_nothing_is_trained_twice(async_faulted_run, side):
-    (attempt,) = async_faulted_run[1][side]["attempts"]
+    (attempt,) = async_faulted_run[1][side].attempts
     assert attempt.status == "done" and attempt.restarted_alone and attempt.killed == "worker:1"
     # the TF1 chief does not wait for worker 1, whose first global step may come late: only the lower bound is sure
     assert attempt.killed_at_step is not None and KILL_STEP <= attempt.killed_at_step
@@ -42,14 +42,14 @@ def test_a_killed_worker_is_restarted_alone_and_nothing_is_trained_twice(async_f
     if side == "legacy":  # its own progress reached the kill step (a TF2 worker slow to connect may run none)
         assert counts.get("worker:1 (killed)", 0) > 0, counts
     else:  # every step the coordinator scheduled is attributed to a worker process
-        assert sum(counts.values()) == async_faulted_run[1]["modern"]["traces"][0].role.scheduled_steps, counts
+        assert sum(counts.values()) == async_faulted_run[1]["modern"].traces[0].role.scheduled_steps, counts
 
 
 @pytest.mark.parametrize("side", ["legacy", "modern"])
 def test_no_checkpoint_file_is_corrupt(async_faulted_run, side):
     import tensorflow as tf
 
-    model_dir = Path(async_faulted_run[1][side]["model_dir"])
+    model_dir = Path(async_faulted_run[1][side].model_dir)
     prefixes = sorted(str(path)[: -len(".index")] for path in model_dir.glob("model.ckpt-*.index"))
     assert len(prefixes) >= 3
     for prefix in prefixes:
@@ -60,18 +60,18 @@ def test_no_checkpoint_file_is_corrupt(async_faulted_run, side):
 
 def test_the_coordinator_writes_one_set_of_checkpoints_and_summaries_on_schedule(async_faulted_run):
     modern = async_faulted_run[1]["modern"]
-    files = modern["files"]
-    coordinator_trace = modern["traces"][0]
+    files = modern.files
+    coordinator_trace = modern.traces[0]
     schedule = list(range(0, STEPS + 1, SAVE_STEPS))
     if coordinator_trace.role.extra_updates == 0:  # a step retried after the kill may have been applied twice
-        assert files["checkpoint_steps"] == schedule
-    assert files["checkpoint_steps"][0] == 0 and files["checkpoint_steps"][-1] == STEPS
-    assert len(files["checkpoint_steps"]) == len(schedule)
-    assert files["event_writers"] == ["chief"] and files["one_writer"]
-    (coordinator,) = [pid for task, pid in modern["attempts"][0].pids.items() if task == "chief:0"]
-    assert {event["pid"] for event in files["event_files"]} == {coordinator}
+        assert files.checkpoint_steps == schedule
+    assert files.checkpoint_steps[0] == 0 and files.checkpoint_steps[-1] == STEPS
+    assert len(files.checkpoint_steps) == len(schedule)
+    assert files.event_writers == ["chief"] and files.one_writer
+    (coordinator,) = [pid for task, pid in modern.attempts[0].pids.items() if task == "chief:0"]
+    assert {event["pid"] for event in files.event_files} == {coordinator}
     saved = [a.step for a in coordinator_trace.actions if a.by == "CheckpointSaver"]
-    assert saved == files["checkpoint_steps"]
+    assert saved == files.checkpoint_steps
 
 
 def test_events_per_role_the_coordinator_runs_what_the_tf1_chief_ran(async_faulted_run):
@@ -80,7 +80,7 @@ def test_events_per_role_the_coordinator_runs_what_the_tf1_chief_ran(async_fault
     names = {"CheckpointSaver", "LoggingTensor", "StepCounter", "SummarySaver"}
     assert chief.ok and {event["event"] for event in chief.modern} == names == {event["event"] for event in chief.legacy}
     assert worker.ok and worker.legacy == worker.modern == []
-    assert {a.by for a in sides["legacy"]["traces"][1].actions} <= {"LoggingTensorHook"}
+    assert {a.by for a in sides["legacy"].traces[1].actions} <= {"LoggingTensorHook"}
     assert ps.ok and ps.rows == []
 
 

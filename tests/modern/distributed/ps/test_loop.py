@@ -27,9 +27,9 @@ def test_a_parameter_server_cluster_on_keras3_trains_to_the_step_and_checkpoints
     result, sides = run_distributed(config, tmp_path / "run", progress=lambda _: None)
     modern = sides["modern"]
     assert result.ok, result.failures()
-    coordinator = modern["traces"][0]
+    coordinator = modern.traces[0]
     assert coordinator.versions["keras"].startswith("3.") and coordinator.role.final_step == 8
-    assert sorted(modern["losses"]) == list(range(1, 9))
-    assert modern["files"]["checkpoint_steps"] == [0, 4, 8] and modern["files"]["event_writers"] == ["chief"]
+    assert sorted(modern.losses) == list(range(1, 9))
+    assert modern.files.checkpoint_steps == [0, 4, 8] and modern.files.event_writers == ["chief"]
     assert {a.by for a in coordinator.actions} == {"CheckpointSaver", "SummarySaver", "StepCounter",
                                                                 "LoggingTensor"}
