@@ -11,7 +11,7 @@ from migrate.core.namespace import check_toolkit_packages
 from migrate.parity.config import SIDES, ParityConfig, config_for
 from migrate.parity.contract import help_block as contract_help_block
 from migrate.parity.distributed import command as distributed
-from migrate.parity.options import ConfigError, to_stderr
+from migrate.parity.options import FLAGS, ConfigError, to_stderr
 from migrate.parity.options import add_flags as add_option_flags
 from migrate.parity.options import from_args as options_from_args
 from migrate.parity.outputs import check_output_dir, check_output_file, write_parity_outputs
@@ -70,8 +70,27 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--record", type=Path, help="write this run's trace (JSON) here")
     parser.add_argument("--against", type=Path, help="take the legacy side from a recorded trace")
     parser.add_argument("--data-dir", help="MNIST pair: the MNIST directory (else $MNIST_DATA_DIR or the cache)")
+    parser.add_argument("--train-examples", type=int, metavar="N",
+                        help="MNIST pair: train on the first N training images (the older spelling of --param "
+                             "train_examples=N)")
+    parser.add_argument("--test-examples", type=int, metavar="N",
+                        help="MNIST pair: evaluate on the first N test images (the older spelling of --param "
+                             "eval_examples=N)")
     add_option_flags(parser)
     distributed.configure(parser)
+
+
+PARAM_ALIASES = {"train_examples": "train_examples", "test_examples": "eval_examples"}
+"""The MNIST pair's flags from before ``--param`` (their argparse names → the params key each sets): kept so the
+commands written with them still run, single-process and distributed."""
+
+
+def apply_param_aliases(args: argparse.Namespace) -> None:
+    """Turn ``--train-examples N`` / ``--test-examples N`` into the ``--param`` items they stand for, put before the
+    given ones (an explicit ``--param`` of the same key wins)."""
+    dest = FLAGS["params"].dest
+    aliases = [f"{key}={getattr(args, name)}" for name, key in PARAM_ALIASES.items() if getattr(args, name) is not None]
+    setattr(args, dest, [*aliases, *getattr(args, dest)])
 
 
 def config_from_args(args: argparse.Namespace, pair: Pair) -> ParityConfig:
@@ -100,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
         check_output_file(args.record, "--record")
     if args.data_dir:
         os.environ["MNIST_DATA_DIR"] = args.data_dir  # the MNIST pair reads it, in this process and in every role
+    apply_param_aliases(args)
     if args.workers is not None:
         return distributed.run(args)
     if args.replication is not None or args.kill is not None or args.evaluator:
