@@ -7,7 +7,10 @@ and `tf.summary.tensor_summary`; and for calls of the summary ops TF2 still
 has under the same name with other semantics (`tf.summary.scalar`,
 `histogram`, `image`, `audio`, `text`) written the TF1 way: through
 `tf.compat.v1`, with TF1's `collections=` / `family=` / `tensor=` /
-`values=` arguments, or without a step in a file that sets no default step.
+`values=` arguments, or without a step in a file that sets no default step;
+and for such an op bound to a name (`scalar_summary = tf.summary.scalar`, as
+DCGAN-style `ops.py` files do) when the file calls that name the TF1 way or,
+calling it nowhere, uses the TF1 summary machinery (`merge`, `FileWriter`).
 
 ## Why is this bad?
 TF1 summaries are graph ops collected in `SUMMARIES`, merged, run through a
@@ -92,14 +95,60 @@ def _is_v1_op_call(reference: Reference, context: FileContext) -> bool:
     through = _written_through(reference, context)
     if through is not None:
         return through == "v1"
+    return _is_v1_call(call, reference.name.rpartition(".")[2], context)
+
+
+def _is_v1_call(call: ast.Call, op: str, context: FileContext) -> bool:
+    """A call of summary op `op` (`scalar`, …) has TF1's arguments or no step where TF2's would need one."""
     keywords = {keyword.arg for keyword in call.keywords}
     if keywords & V1_KEYWORDS:
         return True
     if "step" in keywords or None in keywords or any(type(arg) is ast.Starred for arg in call.args):
         return False
-    if len(call.args) > STEP_POSITION[reference.name.rpartition(".")[2]]:
+    if len(call.args) > STEP_POSITION[op]:
         return False
     return not _sets_default_step(context)
+
+
+def _bound_names(reference: Reference, context: FileContext) -> list[str]:
+    """The names a module-level or local assignment binds to the op itself (`scalar_summary = tf.summary.scalar`)."""
+    for assignment in context.assignments:
+        if assignment.value is reference.node:
+            targets = assignment.targets if isinstance(assignment, ast.Assign) else [assignment.target]
+            return [target.id for target in targets if type(target) is ast.Name]
+    return []
+
+
+def _calls_by_name(context: FileContext) -> dict[str, list[ast.Call]]:
+    """Calls of plain names in the file (`scalar_summary("loss", loss)`), by name; walked once per file, and only
+    for a file that binds a summary op to a name."""
+    calls: dict[str, list[ast.Call]] = {}
+    for node in ast.walk(context.tree):
+        if type(node) is ast.Call and type(node.func) is ast.Name:
+            calls.setdefault(node.func.id, []).append(node)
+    return calls
+
+
+def _uses_v1_machinery(context: FileContext) -> bool:
+    """The file references TF1's summary plumbing (`tf.summary.merge`, `FileWriter`, …): its summary ops are TF1's."""
+    return any(
+        type(node) is ast.Attribute and context.tensorflow_name(node) in NAMES for node in ast.walk(context.tree)
+    )
+
+
+def _is_v1_op_alias(reference: Reference, context: FileContext) -> bool:
+    """The op bound to a name is TF1's: the file calls that name the TF1 way, or calls it nowhere (another module
+    imports it) and uses the TF1 summary machinery."""
+    names = _bound_names(reference, context)
+    if not names:
+        return False
+    through = _written_through(reference, context)
+    if through is not None:
+        return through == "v1"
+    calls = [call for name in names for call in context.memo("summary-calls-by-name", _calls_by_name).get(name, ())]
+    if calls:
+        return any(_is_v1_call(call, reference.name.rpartition(".")[2], context) for call in calls)
+    return context.memo("summary-v1-machinery", _uses_v1_machinery)
 
 
 @register(RULE, *sorted(SUMMARY_OPS))
@@ -109,4 +158,10 @@ def check_summary_op(reference: Reference, context: FileContext) -> Iterator[Mes
             f"`{reference.spelling}(...)` here is the TF1 summary op (collected in the graph, written through a session "
             f"and a FileWriter); TF2's `{reference.spelling}` writes at once and needs a step and a default writer: "
             "`with tf.summary.create_file_writer(logdir).as_default():` and pass `step=`"
+        )
+    elif reference.call is None and _is_v1_op_alias(reference, context):
+        yield reference.node, (
+            f"`{reference.spelling}` bound to a name here is the TF1 summary op (collected in the graph, written "
+            f"through a session and a FileWriter); TF2's `{reference.spelling}` writes at once and needs a step and "
+            "a default writer: call it under `with tf.summary.create_file_writer(logdir).as_default():` with `step=`"
         )

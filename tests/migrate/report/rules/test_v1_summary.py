@@ -18,6 +18,14 @@ CODE = "TFM510"
         ),
         pytest.param("import tensorflow as tf\ntf.compat.v2.summary.text('t', t)\n", id='through compat.v2'),
         pytest.param("import tensorflow as tf\nops = [tf.summary.scalar]\n", id='not called'),
+        pytest.param(
+            "import tensorflow as tf\nscalar = tf.summary.scalar\nscalar('loss', l, step=s)\n",
+            id='TF2 op bound to a name, called with a step',
+        ),
+        pytest.param(
+            "import tensorflow as tf\nscalar_summary = tf.summary.scalar\n",
+            id='op bound to a name, called elsewhere, no TF1 summary machinery in the file',
+        ),
     ],
 )
 def test_noop(source: str, findings) -> None:
@@ -33,6 +41,17 @@ def test_noop(source: str, findings) -> None:
         pytest.param("import tensorflow as tf\ntf.summary.histogram('w', w, collections=['c'])\n", [2], id='v1 collections='),
         pytest.param("import tensorflow as tf\ntf.summary.image('x', x, 4, family='input')\n", [2], id='v1 family='),
         pytest.param("import tensorflow.compat.v1 as tf\ntf.summary.scalar('loss', loss, step)\n", [2], id='through compat.v1'),
+        pytest.param(
+            "import tensorflow as tf\nscalar_summary = tf.summary.scalar\ndef f(l):\n    return scalar_summary('loss', l)\n",
+            [2], id='op bound to a name the file calls without a step',
+        ),
+        pytest.param(
+            "import tensorflow as tf\nimage_summary = tf.summary.image\nmerge_summary = tf.summary.merge\n",
+            [2, 3], id='op bound to a name next to TF1 merge, called in another module',
+        ),
+        pytest.param(
+            "import tensorflow as tf\nhist = tf.compat.v1.summary.histogram\n", [2], id='op bound through compat.v1',
+        ),
     ],
 )
 def test_finding(source: str, lines: list[int], findings) -> None:
