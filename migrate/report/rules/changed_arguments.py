@@ -8,7 +8,10 @@ function does not take (`keep_dims=`, `dimension=`, `colocate_gradients_with_ops
 `dtype=` of an initializer; `colocate_gradients_with_ops=` of any optimizer's
 `minimize`/`compute_gradients`), and positional arguments past the ones that
 still mean the same (`tf.nn.dropout(x, 0.5)`: TF1's second parameter was
-`keep_prob`, TF2's is `rate`).
+`keep_prob`, TF2's is `rate`). Where TF2's function of the name is another
+function (`tf.nn.ctc_loss`), a keyword TF2 has no name for is to be
+rewritten, not dropped, and a call through `tf.compat.v1` keeps TF1's
+function by choice and is left alone.
 
 ## Why is this bad?
 In TF2 the call fails (an unexpected keyword) or, worse, passes a value to
@@ -42,7 +45,7 @@ from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, owned_elsewhere, register
 from migrate.report.written_names import WRITTEN_NAME_RULES, written_name
 from migrate.scanning.names import display
-from migrate.scanning.tf1_api import changed_arguments
+from migrate.scanning.tf1_api import changed_arguments, lookup
 
 RULE = Rule(code="TFM516", name="changed-arguments", effort="rename", doc=__doc__)
 
@@ -60,11 +63,19 @@ def check(reference: Reference, context: FileContext) -> Iterator[Message]:
     entry = changed_arguments().get(written) if written is not None else None
     if entry is None or owned_elsewhere(entry.canonical, WRITTEN_NAME_RULES):
         return
+    replaced = _replaced_in_tf2(entry.name)
+    if replaced and ".compat.v1" in (context.qualified(reference.node) or ""):
+        return  # TF1's function kept by choice under its TF1 name (what tf_upgrade_v2 writes): its keywords are TF1's
     name = display(entry.name)
     for keyword in call.keywords:
         if keyword.arg in entry.removed:
             new, _ = entry.removed[keyword.arg]
-            instead = f"it is `{new}=` there" if new else "drop it, or do what it did another way"
+            if new:
+                instead = f"it is `{new}=` there"
+            elif replaced:
+                instead = _without_tf2_keyword(name)
+            else:
+                instead = "drop it, or do what it did another way"
             yield keyword, f"`{keyword.arg}=` is not a parameter of TF2's `{name}`: {instead}"
     if entry.positional is not None and not any(type(arg) is ast.Starred for arg in call.args):
         if len(call.args) > entry.positional:
@@ -73,6 +84,21 @@ def check(reference: Reference, context: FileContext) -> Iterator[Message]:
                 f"positional argument {entry.positional + 1} of `{name}` means another parameter in TF2 "
                 f"(only the first {entry.positional} keep their meaning): pass it by keyword"
             )
+
+
+def _replaced_in_tf2(name: str) -> bool:
+    """TF2's function of this name is another function (`tf.nn.ctc_loss`: TF1's `inputs=` is TF2's `logits=`
+    beside new required lengths), not TF1's with a parameter dropped: the call is to be rewritten or kept as TF1's."""
+    entry = lookup(name)
+    return entry is not None and entry.name == name and entry.kind == "changed"
+
+
+def _without_tf2_keyword(shown_name: str) -> str:
+    """What to do with a TF1 keyword of a function TF2 replaced (`_replaced_in_tf2`): dropping it would be wrong."""
+    return (
+        f"TF2's `{shown_name}` is another function (TF1's is `tf.compat.v1.{shown_name.partition('.')[2]}`, "
+        "which tf_upgrade_v2 writes): keep TF1's under that name, or rewrite the call for TF2's parameters"
+    )
 
 
 OPTIMIZER_KEYWORDS = {

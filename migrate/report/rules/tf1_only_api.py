@@ -225,6 +225,29 @@ FAMILIES: tuple[Family, ...] = (
         "and `keras.mixed_precision.LossScaleOptimizer` for loss scaling",
         prefixes=("tensorflow.mixed_precision", "tensorflow.train.experimental."),
     ),
+    Family(
+        "`tf.div` divides with Python 2 semantics (integers floor-divide): write `x / y` (`tf.math.truediv`) for "
+        "floats, `x // y` (`tf.math.floordiv`) for integers",
+        _names("div"),
+    ),
+    Family(
+        "graph protos describe session graphs: TF2 traces graphs with `tf.function` and ships them as a SavedModel "
+        "(`tf.saved_model.save`, then `tf.saved_model.load`); a frozen `GraphDef` is loaded with "
+        "`tf.compat.v1.wrap_function` until it is re-exported",
+        _names("GraphDef", "MetaGraphDef", "NodeDef"),
+    ),
+    Family(
+        "a TF1 optimizer, its methods too (a subclass calling `minimize` / `compute_gradients` / `apply_gradients` "
+        "of its base): TF2's are `keras.optimizers.Optimizer` subclasses (`keras.optimizers.Adam`, `SGD`, `RMSprop`, "
+        "…), or the bit-exact twins in `modern.optimizers`; gradients come from `tf.GradientTape`",
+        suffixes=("Optimizer",),
+    ),
+    Family(
+        "a SessionRunHook, its methods too (a subclass calling its base's): TF2's training loop takes "
+        "`keras.callbacks.Callback` subclasses (`on_train_begin`, `on_train_batch_begin` / `on_train_batch_end`, "
+        "`on_train_end`)",
+        suffixes=("Hook",),
+    ),
 )
 
 

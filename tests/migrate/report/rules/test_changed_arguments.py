@@ -14,6 +14,10 @@ CODE = "TFM516"
         pytest.param("import tensorflow as tf\ntf.argmax(x, 1)\n", id="positional arguments that kept their meaning"),
         pytest.param("import numpy as np\nnp.sum(x, keep_dims=True)\n", id="not TensorFlow"),
         pytest.param("from tensorflow.python.ops import math_ops\nmath_ops.reduce_sum(x, keep_dims=True)\n", id="private module"),
+        pytest.param(
+            "import tensorflow as tf\ntf.compat.v1.nn.ctc_loss(labels=y, inputs=x, sequence_length=n)\n",
+            id="a function TF2 replaced, kept as TF1's through compat.v1",
+        ),
     ],
 )
 def test_noop(source: str, findings) -> None:
@@ -38,3 +42,10 @@ def test_messages_name_the_tf2_keyword_or_the_position(messages) -> None:
     renamed, positional = messages(source, CODE)
     assert renamed == "`keep_dims=` is not a parameter of TF2's `tf.reduce_sum`: it is `keepdims=` there"
     assert positional.startswith("positional argument 2 of `tf.nn.dropout` means another parameter in TF2")
+
+
+def test_a_keyword_of_a_function_tf2_replaced_is_not_to_be_dropped(messages) -> None:
+    source = "import tensorflow as tf\nloss = tf.nn.ctc_loss(labels=y, inputs=logits, sequence_length=n)\n"
+    inputs, sequence_length = messages(source, CODE)
+    assert inputs.startswith("`inputs=` is not a parameter of TF2's `tf.nn.ctc_loss`: TF2's `tf.nn.ctc_loss` is another")
+    assert "`tf.compat.v1.nn.ctc_loss`" in sequence_length and "drop it" not in sequence_length

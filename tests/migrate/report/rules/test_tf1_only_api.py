@@ -47,6 +47,12 @@ def test_finding(source: str, lines: list[int], findings) -> None:
         pytest.param("tf.scatter_update(v, i, x)", "`v.assign(x)`", id="assign → Variable.assign"),
         pytest.param("tf.train.cosine_decay(lr, s, 10)", "`keras.optimizers.schedules`", id="decay → schedules"),
         pytest.param("tf.Event(step=1)", "tf.summary.create_file_writer(logdir)", id="summary protos → writer and step"),
+        pytest.param("tf.train.AdamOptimizer.compute_gradients(self, loss)", "`keras.optimizers.Optimizer`",
+                     id="an optimizer's method called by a subclass → Keras optimizers"),
+        pytest.param("tf.train.SessionRunHook.__init__(self)", "`keras.callbacks.Callback`",
+                     id="a hook's method called by a subclass → Keras callbacks"),
+        pytest.param("tf.div(a, b)", "`tf.math.floordiv`", id="div → / or //"),
+        pytest.param("tf.GraphDef()", "`tf.saved_model.save`", id="graph protos → SavedModel"),
     ],
 )
 def test_message_names_the_tf2_home(source: str, home: str, messages) -> None:
