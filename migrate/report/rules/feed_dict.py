@@ -4,7 +4,9 @@
 Checks for calls, in files that use TensorFlow, with a `feed_dict=` keyword
 (other than `feed_dict=None`), and for feed dicts passed by position:
 `sess.run(fetches, {x: batch})`, `sess.run(fetches, feed_dict)`,
-`tensor.eval({x: batch})` — a dict, or a name that says it is a feed.
+`tensor.eval({x: batch})` — a dict, a name that says it is a feed, or a
+name the file only ever binds to a dict (`td_map = {model.X: obs, …}`, then
+`sess.run(ops, td_map)`, as openai/baselines writes it).
 
 ## Why is this bad?
 Feeding copies every batch from Python into the graph at each step and
@@ -54,16 +56,35 @@ def check_keyword(node: ast.keyword, context: FileContext) -> Iterator[Message]:
         yield node.value, f"`feed_dict=` {MESSAGE}"
 
 
-def _looks_like_a_feed(node: ast.AST) -> bool:
-    """A dict display or comprehension, `dict(...)`, or a name that says it is a feed (`feed_dict`, `self.feeds`)."""
+def _is_dict(node: ast.AST | None) -> bool:
+    """A dict display or comprehension, or `dict(...)`."""
     if type(node) is ast.Dict or type(node) is ast.DictComp:
         return True
-    if type(node) is ast.Call:
-        return type(node.func) is ast.Name and node.func.id == "dict"
+    return type(node) is ast.Call and type(node.func) is ast.Name and node.func.id == "dict"
+
+
+def _dict_bound_names(context: FileContext) -> frozenset[str]:
+    """Names every assignment of the file binds to a dict (`td_map = {train_model.X: obs, A: actions}`); a name
+    also bound to anything else is left out. Computed once per file, only when a call passes such a name."""
+    bound: dict[str, bool] = {}
+    for assignment in context.assignments:
+        targets = assignment.targets if isinstance(assignment, ast.Assign) else [assignment.target]
+        for target in targets:
+            if type(target) is ast.Name:
+                bound[target.id] = bound.get(target.id, True) and _is_dict(assignment.value)
+    return frozenset(name for name, only_dicts in bound.items() if only_dicts)
+
+
+def _looks_like_a_feed(node: ast.AST, context: FileContext) -> bool:
+    """A dict, a name that says it is a feed (`feed_dict`, `self.feeds`), or a name only ever bound to a dict."""
+    if _is_dict(node):
+        return True
     parts = dotted_parts(node)
     if not parts:
         return False
-    return "feed" in parts[-1].lower()
+    if "feed" in parts[-1].lower():
+        return True
+    return type(node) is ast.Name and node.id in context.memo("dict-bound-names", _dict_bound_names)
 
 
 @register(RULE, ".run()", ".eval()")
@@ -76,7 +97,7 @@ def check_positional(call: ast.Call, context: FileContext) -> Iterator[Message]:
     if len(positional) <= position or any(type(arg) is ast.Starred for arg in positional[: position + 1]):
         return
     feed = positional[position]
-    if not _looks_like_a_feed(feed):
+    if not _looks_like_a_feed(feed, context):
         return
     if context.qualified(call.func) is not None:
         return  # a module's function (`app.run(main, argv)`, `subprocess.run`), not a session's method

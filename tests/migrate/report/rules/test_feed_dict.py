@@ -15,6 +15,10 @@ CODE = "TFM302"
         pytest.param('import tensorflow as tf\nfrom absl import app\napp.run(main, {"a": 1})\n', id="a module's run function"),
         pytest.param('import tensorflow as tf\nimport subprocess\nsubprocess.run(cmd, feed)\n', id='subprocess.run'),
         pytest.param('import tensorflow as tf\nsess.run(op)\nloss.eval()\n', id='no feed at all'),
+        pytest.param(
+            'import tensorflow as tf\nopts = {"a": 1}\nopts = make_options()\nsess.run(op, opts)\n',
+            id='a name bound to a dict and to something else',
+        ),
     ],
 )
 def test_noop(source: str, findings) -> None:
@@ -31,6 +35,10 @@ def test_noop(source: str, findings) -> None:
         pytest.param('import tensorflow as tf\nself.sess.run(op, self.feeds)\n', [2], id='a positional feed attribute'),
         pytest.param('import tensorflow as tf\nsess.run(op, {k: v for k, v in pairs})\n', [2], id='a positional dict comprehension'),
         pytest.param('import tensorflow as tf\nacc = accuracy.eval({x: images, y: labels})\n', [2], id='tensor.eval with a positional dict'),
+        pytest.param(
+            'import tensorflow as tf\ntd_map = {X: obs, A: actions}\ntd_map[S] = states\nsess.run([loss, train], td_map)\n',
+            [4], id='a name the file only binds to a dict',
+        ),
     ],
 )
 def test_finding(source: str, lines: list[int], findings) -> None:
