@@ -58,12 +58,12 @@ from legacy.distributed.pair import (
     Replicated,
     WorkerRecord,
     check_training_spec,
+    checkpoint_listener,
     evaluate_last_checkpoint,
-    model_variables,
-    save_initial_weights,
     step_barrier_hook,
     synchronised_optimizers,
-    wait_for_chief,
+    train_batches,
+    wait_for_chief_hook,
     worker_slice,
 )
 from migrate.core.progress_file import ProgressFile
@@ -72,12 +72,11 @@ from migrate.core.role_program import (
     RoleProgram,
     add_role_flags,
     require_run,
-    role_trace,
 )
-from migrate.core.side_trace import Action, Evaluation, Role, SideTrace, write_side_trace
+from migrate.core.side_trace import Action, Role, SideTrace, write_side_trace
 from migrate.core.tf_config import TfConfigError, read_tf_config, require_roles, require_task_in_cluster
 from migrate.parity.distributed.pair_run import PairRun
-from migrate.parity.pair import Pair, PairError
+from migrate.parity.pair import Pair
 
 TRAINING_ROLES = ("chief", "ps")
 """What the training cluster must have; ``worker`` tasks are optional, ``evaluator`` is outside the cluster."""
@@ -141,18 +140,7 @@ def summary_tags(directory: Path) -> list[tuple[int, set[str]]]:
     return sorted(found, key=lambda item: item[0])
 
 
-def wait_for_chief_hook(master: str, config: Any) -> Any:
-    """Non-chief: a hook polling until the chief initialised the variables (SessionManager would sleep 30 s)."""
-    import tensorflow as tf
-
-    class WaitForChiefHook(tf.compat.v1.train.SessionRunHook):
-        def begin(self) -> None:
-            wait_for_chief(master, config, tf.compat.v1.report_uninitialized_variables(tf.compat.v1.global_variables()))
-
-    return WaitForChiefHook()
-
-
-def metrics_exporter(evaluations: list[Evaluation], record: WorkerRecord) -> Any:
+def metrics_exporter(record: WorkerRecord) -> Any:
     """Evaluator: keeps each evaluation's scalar metrics and records it as an ``Evaluation`` action at its checkpoint's
     step (`train_and_evaluate` calls exporters after every evaluation)."""
     import tensorflow as tf
@@ -165,9 +153,7 @@ def metrics_exporter(evaluations: list[Evaluation], record: WorkerRecord) -> Any
         def export(self, estimator, export_path, checkpoint_path, eval_result, is_the_final_export):
             step = int(eval_result["global_step"])
             metrics = {key: float(value) for key, value in eval_result.items() if key != "global_step" and np.ndim(value) == 0}
-            evaluations.append(Evaluation(step, metrics, os.path.basename(checkpoint_path)))
-            record.act("Evaluation", step)
-            record.progress.write({"step": step, **metrics, "checkpoint": evaluations[-1].checkpoint, "time": time.time()})
+            record.evaluated(step, metrics, os.path.basename(checkpoint_path))
 
     return MetricsExporter()
 
@@ -201,21 +187,6 @@ def _logging_recorder(record: WorkerRecord) -> logging.Handler:
     return Recorder()
 
 
-def _initial_weights_listener(args: argparse.Namespace, record: WorkerRecord, found: Replicated) -> Any:
-    """The chief's saving listener: records each save and writes the step-0 variables to ``--initial-weights-out``."""
-    import tensorflow as tf
-
-    class Saved(tf.compat.v1.train.CheckpointSaverListener):
-        def after_save(self, session, global_step_value):
-            record.act("CheckpointSaverHook", global_step_value)
-            if global_step_value == 0 and args.initial_weights_out is not None:
-                trainable, state = model_variables(found)
-                save_initial_weights(session.run({**trainable, **state}), list(trainable), list(state),
-                                     args.initial_weights_out)
-
-    return Saved()
-
-
 def cluster_model_fn(pair: Pair, workers: int, found: Replicated, built: list[Any]) -> Callable[..., Any]:
     """The pair's model_fn for the Estimator: in TRAIN mode its optimizer wrapped in `SyncReplicasOptimizer`, whose
     hook joins the spec's training hooks, and its loss kept in `built` for the step barrier."""
@@ -245,11 +216,7 @@ def train_spec(args: argparse.Namespace, pair: Pair, params: dict[str, Any], tas
     import tensorflow as tf
 
     def input_fn() -> Any:
-        dataset = pair.call("train_input_fn", params)
-        if not isinstance(dataset, tf.data.Dataset):
-            raise PairError(f"{pair.origin}: train_input_fn(params) returned {type(dataset).__name__}; a distributed "
-                            "run needs a tf.data.Dataset of (features, labels) global batches.")
-        return dataset.map(lambda features, labels: worker_slice((features, labels), worker or 0, workers))
+        return train_batches(pair, params).map(lambda features, labels: worker_slice((features, labels), worker or 0, workers))
 
     hooks = [] if worker is None else [barrier]  # the evaluator trains nothing
     if task_type == "worker":
@@ -258,12 +225,12 @@ def train_spec(args: argparse.Namespace, pair: Pair, params: dict[str, Any], tas
 
 
 def eval_spec(args: argparse.Namespace, pair: Pair, params: dict[str, Any], task_type: str,
-              evaluations: list[Evaluation], record: WorkerRecord) -> Any:
+              record: WorkerRecord) -> Any:
     """The EvalSpec: the pair's eval input on the evaluator (nothing elsewhere), every evaluation's metrics recorded."""
     import tensorflow as tf
 
     return tf.estimator.EvalSpec(lambda: pair.call("eval_input_fn", params) if task_type == "evaluator" else None,
-                                 steps=None, name=None, exporters=[metrics_exporter(evaluations, record)],
+                                 steps=None, name=None, exporters=[metrics_exporter(record)],
                                  start_delay_secs=0, throttle_secs=args.eval_throttle_secs)
 
 
@@ -312,11 +279,10 @@ def run_task(args: argparse.Namespace, run: PairRun, task_type: str, index: int,
     found, built = Replicated([], []), list[Any]()
     estimator = tf.estimator.Estimator(cluster_model_fn(pair, workers, found, built), config=config, params=params)
     record = WorkerRecord(ProgressFile(args.progress))
-    evaluations: list[Evaluation] = []
     barrier = step_barrier_hook(worker or 0, workers, record, lambda: built[-1])
-    listeners = [_initial_weights_listener(args, record, found)] if task_type == "chief" else []
+    listeners = [checkpoint_listener(args.initial_weights_out, record, found)] if task_type == "chief" else []
     train = train_spec(args, pair, params, task_type, worker, workers, config, barrier, listeners)
-    evaluate = eval_spec(args, pair, params, task_type, evaluations, record)
+    evaluate = eval_spec(args, pair, params, task_type, record)
     if task_type == "evaluator":
         wait_for_checkpoint(args.model_dir, args.eval_timeout, "the evaluator")
     short_stop_grace_period()
@@ -329,16 +295,14 @@ def run_task(args: argparse.Namespace, run: PairRun, task_type: str, index: int,
     logging.getLogger("tensorflow").removeHandler(recorder)
     ready = record.session_ready or began  # trainers: from the session's creation; the evaluator: all of it
     record.actions.extend(_summary_actions(args, task_type))
-    final = max((e.step for e in evaluations), default=0) if task_type == "evaluator" else record.step
+    final = max((e.step for e in record.evaluations), default=0) if task_type == "evaluator" else record.step
     role = Role("worker" if task_type == "worker" else task_type, f"{task_type}:{index}", pair=pair.origin,
                 engine="Estimator train_and_evaluate + SyncReplicasOptimizer", pid=os.getpid(), workers=workers,
                 start_step=record.start, final_step=final, seconds=ended - ready, startup_seconds=ready - began,
                 loss_kind="this worker's loss on its slice of the global batch")
     os.environ.pop("TF_CONFIG", None)  # the chief's own evaluation below is a local Estimator, not a cluster task
     metrics = evaluate_last_checkpoint(pair, params, args.model_dir) if task_type == "chief" else None
-    return role_trace("legacy", role, versions={"tensorflow": tf.__version__}, losses=record.losses,
-                      actions=record.actions, metrics=None if metrics is None else {**metrics, "global_step": record.step},
-                      evaluations=evaluations)
+    return record.trace("legacy", role, {"tensorflow": tf.__version__}, metrics)
 
 
 def run(args: argparse.Namespace, environ: dict[str, str]) -> int:

@@ -55,7 +55,7 @@ import os
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -65,13 +65,13 @@ from migrate.core.progress_file import ProgressFile
 from migrate.core.role_program import (
     RoleFailed,
     RoleProgram,
+    RoleRecord,
     add_role_flags,
     require_run,
-    role_trace,
     serve,
     start_server,
 )
-from migrate.core.side_trace import Action, Role, SideTrace, write_side_trace
+from migrate.core.side_trace import Role, SideTrace, write_side_trace
 from migrate.core.tf_config import task_of
 from migrate.parity.distributed.pair_run import INITIAL_STATE_KEY, INITIAL_TRAINABLE_KEY, PairRun
 from migrate.parity.pair import Pair, PairError
@@ -92,38 +92,37 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--initial-weights-out", type=Path, help="chief: write the step-0 variables here (.npz)")
 
 
-def wait_for_chief(target: str, config: Any, uninitialized: Any, timeout: float = 120.0) -> None:
-    """Poll until the chief has initialised the variables (SessionManager would sleep 30 s between checks)."""
+def wait_for_chief_hook(master: str, config: Any, timeout: float = 120.0) -> Any:
+    """Non-chief: a hook polling, before its session is made, until the chief has initialised the variables (a
+    non-chief `SessionManager` would sleep 30 s between checks); `RoleFailed` after `timeout` seconds."""
     import tensorflow as tf
 
-    deadline = time.monotonic() + timeout
-    with tf.compat.v1.Session(target, config=config) as session:
-        while len(session.run(uninitialized)):
-            if time.monotonic() > deadline:
-                raise RoleFailed(f"the chief did not initialise the variables within {timeout:.0f} s.")
-            time.sleep(0.2)
+    class WaitForChiefHook(tf.compat.v1.train.SessionRunHook):
+        def begin(self) -> None:
+            uninitialized = tf.compat.v1.report_uninitialized_variables(tf.compat.v1.global_variables())
+            deadline = time.monotonic() + timeout
+            with tf.compat.v1.Session(master, config=config) as session:
+                while len(session.run(uninitialized)):
+                    if time.monotonic() > deadline:
+                        raise RoleFailed(f"the chief did not initialise the variables within {timeout:.0f} s.")
+                    time.sleep(0.2)
+
+    return WaitForChiefHook()
 
 
 @dataclass
-class WorkerRecord:
-    """What a worker records while it trains: its global step as the hooks see it, its losses, the hooks' actions."""
+class WorkerRecord(RoleRecord):
+    """What a worker records while it trains (`RoleRecord`), and its global step as the hooks see it."""
 
-    progress: ProgressFile
     step: int = 0
-    losses: dict[int, float] = field(default_factory=dict)
-    actions: list[Action] = field(default_factory=list)
     start: int = 0
     """The global step the session started at (a restarted cluster: its checkpoint's)."""
     session_ready: float | None = None
     """When the session was ready to train (`time.monotonic`)."""
 
-    def act(self, hook: str, step: int) -> None:
-        self.actions.append(Action(hook, int(step)))
-
-    def loss(self, value: float) -> None:
-        """This worker's loss of the step it just finished (`step`), kept and appended to ``--progress``."""
-        self.losses[self.step] = float(value)
-        self.progress.write({"step": self.step, "loss": float(value), "time": time.time(), "pid": os.getpid()})
+    def finished(self, value: float) -> None:
+        """This worker's loss of the step it just finished (`step`), with its process id."""
+        self.loss(self.step, value, pid=os.getpid())
 
 
 def step_barrier_hook(index: int, workers: int, record: WorkerRecord, loss: Callable[[], Any],
@@ -162,7 +161,7 @@ def step_barrier_hook(index: int, workers: int, record: WorkerRecord, loss: Call
 
         def after_run(self, run_context, run_values) -> None:
             run_context.session.run(self._mark, {self._finished_step: record.step})
-            record.loss(run_values.results)
+            record.finished(run_values.results)
 
     return StepBarrierHook()
 
@@ -253,21 +252,29 @@ class PairGraph(NamedTuple):
     global_step: Any
     loss: Any
     train_op: Any
-    optimizer: Any
-    """The `SyncReplicasOptimizer` (sync) whose hook the worker runs; None when the model_fn brings its own."""
+    found: Replicated
+    """The `SyncReplicasOptimizer` (sync) whose hook the worker runs (none when the model_fn brings its own)."""
     skip: Any
     iterator_init: Any
     spec_hooks: list[Any]
     spec_chief_hooks: list[Any]
-    trainable: dict[str, Any]
-    state: dict[str, Any]
-    uninitialized: Any
     step_after_update: Any
     """The global step after this worker's update (async: the update's own step, or a later one)."""
     chief_ready: Any
     set_chief_ready: Any
     ps_device: Any
     """The `replica_device_setter` that puts the graph's variables on the ps."""
+
+
+def train_batches(pair: Pair, params: dict[str, Any]) -> Any:
+    """The global batches of the pair's `train_input_fn`; a `PairError` unless they are a `tf.data.Dataset`."""
+    import tensorflow as tf
+
+    dataset = pair.call("train_input_fn", params)
+    if not isinstance(dataset, tf.data.Dataset):
+        raise PairError(f"{pair.origin}: train_input_fn(params) returned {type(dataset).__name__}; a distributed run "
+                        "needs a tf.data.Dataset of (features, labels) global batches (it skips to a restart's step).")
+    return dataset
 
 
 def pair_input(pair: Pair, params: dict[str, Any], index: int, workers: int,
@@ -281,10 +288,7 @@ def pair_input(pair: Pair, params: dict[str, Any], index: int, workers: int,
     """
     import tensorflow as tf
 
-    dataset = pair.call("train_input_fn", params)
-    if not isinstance(dataset, tf.data.Dataset):
-        raise PairError(f"{pair.origin}: train_input_fn(params) returned {type(dataset).__name__}; a distributed run "
-                        "needs a tf.data.Dataset of (features, labels) global batches (it skips to a restart's step).")
+    dataset = train_batches(pair, params)
     start = tf.compat.v1.placeholder(tf.int64, [], name="pair_start_step")
     if synchronous:
         iterator = tf.compat.v1.data.make_initializable_iterator(dataset.skip(start))
@@ -323,12 +327,9 @@ def build_pair_graph(pair: Pair, params: dict[str, Any], args: argparse.Namespac
             "chief_ready", [], tf.bool, tf.compat.v1.zeros_initializer(), trainable=False)
     with tf.control_dependencies([spec.train_op]):
         step_after_update = tf.identity(global_step.read_value())  # this update's step, or a later one
-    trainable, state = model_variables(found)
-    uninitialized = None if index == 0 else tf.compat.v1.report_uninitialized_variables(
-        tf.compat.v1.global_variables())
-    return PairGraph(global_step, spec.loss, spec.train_op, found.optimizers[0] if found.optimizers else None, skip,
-                     iterator_init, list(spec.training_hooks or ()), list(spec.training_chief_hooks or ()), trainable,
-                     state, uninitialized, step_after_update, chief_ready, chief_ready.assign(True), setter)
+    return PairGraph(global_step, spec.loss, spec.train_op, found, skip, iterator_init, list(spec.training_hooks or ()),
+                     list(spec.training_chief_hooks or ()), step_after_update, chief_ready, chief_ready.assign(True),
+                     setter)
 
 
 def worker_hooks(args: argparse.Namespace, graph: PairGraph, index: int, workers: int, scaffold: Any,
@@ -336,10 +337,6 @@ def worker_hooks(args: argparse.Namespace, graph: PairGraph, index: int, workers
     """(every worker's hooks, the chief's hooks): TF1's, each subclassed to record when it acts in `record`, and
     the step barrier first (synchronous), so the others see the step it counts."""
     import tensorflow as tf
-
-    class Saved(tf.compat.v1.train.CheckpointSaverListener):
-        def after_save(self, session, global_step_value):
-            record.act("CheckpointSaverHook", global_step_value)
 
     class Summaries(tf.compat.v1.train.SummarySaverHook):
         def after_run(self, run_context, run_values):
@@ -360,14 +357,14 @@ def worker_hooks(args: argparse.Namespace, graph: PairGraph, index: int, workers
     model_dir, every = str(args.model_dir), args.log_step_count_steps
     chief_hooks = [
         tf.compat.v1.train.CheckpointSaverHook(model_dir, save_steps=args.save_checkpoints_steps, scaffold=scaffold,
-                                               listeners=[Saved()]),
+                                               listeners=[checkpoint_listener(args.initial_weights_out, record, graph.found)]),
         Summaries(save_steps=every, output_dir=model_dir, scaffold=scaffold),
         StepCounter(every_n_steps=every, output_dir=model_dir),
     ]
     synchronous = args.replication == "sync"
     barrier = [step_barrier_hook(index, workers, record, lambda: graph.loss, graph.ps_device)] if synchronous else []
-    own = graph.optimizer is None  # the model_fn brings its own SyncReplicasOptimizer (its hook in the spec's)
-    sync_hooks = [] if own or not synchronous else [graph.optimizer.make_session_run_hook(index == 0, num_tokens=0)]
+    # none when asynchronous, or when the model_fn brings its own SyncReplicasOptimizer (its hook in the spec's)
+    sync_hooks = [sync.make_session_run_hook(index == 0, num_tokens=0) for sync in graph.found.optimizers]
     hooks = barrier + sync_hooks + [
         Logging({"step": graph.global_step, "loss": graph.loss}, every_n_iter=every),
         tf.compat.v1.train.StopAtStepHook(last_step=args.steps),
@@ -395,10 +392,20 @@ def save_initial_weights(values: dict[str, Any], trainable: Sequence[str], state
     os.replace(partial, path)
 
 
-def train_pair_synchronously(session, graph: PairGraph, record: WorkerRecord) -> None:
-    """Train until `StopAtStepHook` stops it, each step behind the step barrier (which records its loss)."""
-    while not session.should_stop():
-        session.run(graph.train_op)
+def checkpoint_listener(initial_weights_out: Path | None, record: WorkerRecord, found: Replicated) -> Any:
+    """The chief's saving listener: records each save and, at the step-0 save of a fresh start, writes the
+    trainable variables and state to `initial_weights_out` (what the modern side starts from)."""
+    import tensorflow as tf
+
+    class Saved(tf.compat.v1.train.CheckpointSaverListener):
+        def after_save(self, session, global_step_value):
+            record.act("CheckpointSaverHook", global_step_value)
+            if global_step_value == 0 and initial_weights_out is not None:
+                trainable, state = model_variables(found)
+                save_initial_weights(session.run({**trainable, **state}), list(trainable), list(state),
+                                     initial_weights_out)
+
+    return Saved()
 
 
 def train_pair_asynchronously(session, graph: PairGraph, record: WorkerRecord) -> None:
@@ -410,7 +417,7 @@ def train_pair_asynchronously(session, graph: PairGraph, record: WorkerRecord) -
         record.step += 1  # what the hooks see during the run; the real step comes back with it
         step, value = session.run([graph.step_after_update, graph.loss])
         record.step = int(step)
-        record.loss(value)
+        record.finished(value)
 
 
 def train_pair_worker(pair: Pair, params: dict[str, Any], args: argparse.Namespace, index: int,
@@ -426,25 +433,24 @@ def train_pair_worker(pair: Pair, params: dict[str, Any], args: argparse.Namespa
         saver = tf.compat.v1.train.Saver(max_to_keep=None, save_relative_paths=True, defer_build=True)
         scaffold = tf.compat.v1.train.Scaffold(saver=saver)
         hooks, chief_hooks = worker_hooks(args, graph, index, len(cluster["worker"]), scaffold, record)
-        if not is_chief:
-            wait_for_chief(server.target, config, graph.uninitialized)
+        waits = [] if is_chief else [wait_for_chief_hook(server.target, config)]
         began = time.monotonic()
         with tf.compat.v1.train.MonitoredTrainingSession(
             master=server.target, is_chief=is_chief, checkpoint_dir=str(args.model_dir), scaffold=scaffold,
-            hooks=[*hooks, *graph.spec_hooks], chief_only_hooks=[*chief_hooks, *graph.spec_chief_hooks] if is_chief
+            hooks=[*waits, *hooks, *graph.spec_hooks], chief_only_hooks=[*chief_hooks, *graph.spec_chief_hooks] if is_chief
             else None, config=config, save_checkpoint_steps=None, save_checkpoint_secs=None,
             save_summaries_steps=None, save_summaries_secs=None, log_step_count_steps=None, stop_grace_period_secs=5,
         ) as session:
             start = record.step = int(run_op(session, graph.global_step))
             run_op(session, graph.iterator_init, {graph.skip: start})
-            if is_chief and start == 0 and args.initial_weights_out is not None:
-                save_initial_weights(run_op(session, {**graph.trainable, **graph.state}), list(graph.trainable),
-                                     list(graph.state), args.initial_weights_out)
-            if is_chief:
+            if is_chief:  # the step-0 weights are written (`checkpoint_listener`): the others may train
                 run_op(session, graph.set_chief_ready)
             trained_from = time.monotonic()
-            train = train_pair_synchronously if args.replication == "sync" else train_pair_asynchronously
-            train(session, graph, record)
+            if args.replication == "async":
+                train_pair_asynchronously(session, graph, record)
+            else:
+                while not session.should_stop():  # each step behind the step barrier, which records its loss
+                    session.run(graph.train_op)
         seconds = time.monotonic() - trained_from
     return start, trained_from - began, seconds
 
@@ -485,8 +491,7 @@ def run_pair_worker(args: argparse.Namespace, index: int, cluster: dict[str, lis
                 loss_kind="this worker's loss on its slice of the global batch" if synchronous else
                           "this worker's loss on its own batch, keyed by the global step after its update")
     metrics = evaluate_last_checkpoint(pair, params, args.model_dir) if index == 0 else None
-    return role_trace("legacy", role, versions={"tensorflow": tf.__version__}, losses=record.losses,
-                      actions=record.actions, metrics=None if metrics is None else {**metrics, "global_step": record.step})
+    return record.trace("legacy", role, {"tensorflow": tf.__version__}, metrics)
 
 
 def run(args: argparse.Namespace, environ: dict[str, str]) -> int:

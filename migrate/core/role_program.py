@@ -19,7 +19,7 @@ codes of the CLI kit (`migrate.core.cli`):
 
 Every message goes to stderr, prefixed with the program and its task
 (``legacy.distributed.pair (worker 1): error: ...``). A role's report is one
-`migrate.core.side_trace.SideTrace` (`role_trace`), written whole or not at all
+`migrate.core.side_trace.SideTrace` (`RoleRecord.trace`), written whole or not at all
 with `write_side_trace` and read back by the launcher, once the process has
 exited 0, with `read_side_trace`. TF-free: the programs import
 TensorFlow inside their `run` (`start_server` and `serve`, the task's
@@ -30,11 +30,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from migrate.core.cli import CommandFailed, UsageError, exit_code_of
+from migrate.core.progress_file import ProgressFile
 from migrate.core.side_trace import Action, Evaluation, Role, SideTrace
 from migrate.core.tf_config import task_name
 
@@ -117,11 +120,40 @@ def serve(cluster: Mapping[str, list[str]], task_type: str, index: int) -> int:
     return 0
 
 
-def role_trace(side: str, role: Role, *, versions: Mapping[str, str], losses: Mapping[int, float] | None = None,
-               actions: Iterable[Action] = (), metrics: Mapping[str, float] | None = None,
-               evaluations: Iterable[Evaluation] = ()) -> SideTrace:
-    """A role's `SideTrace`: its losses by step, its actions (recorded by its hooks or callbacks in any order) in
-    step order, its metrics and its evaluations."""
-    return SideTrace(side, versions=dict(versions), losses={int(k): float(v) for k, v in sorted((losses or {}).items())},
-                     steps_run=len(losses or {}), actions=sorted(actions, key=lambda action: (action.step, action.by)),
-                     metrics=dict(metrics or {}), evaluations=list(evaluations), role=role)
+@dataclass
+class RoleRecord:
+    """What a role program records while it runs, and its trace at the end (`trace`).
+
+    Each step's loss is also a line of the progress file (``--progress``),
+    which the launcher watches and a SIGKILL leaves behind; the actions are
+    which hook or callback acted at which global step, recorded in any order;
+    the evaluations are an evaluator's, one per checkpoint.
+    """
+
+    progress: ProgressFile
+    losses: dict[int, float] = field(default_factory=dict)
+    actions: list[Action] = field(default_factory=list)
+    evaluations: list[Evaluation] = field(default_factory=list)
+
+    def act(self, by: str, step: int) -> None:
+        self.actions.append(Action(by, int(step)))
+
+    def loss(self, step: int, value: float, **extra: object) -> None:
+        """Step `step`'s loss, kept and appended to the progress file with `extra` (e.g. the process that ran it)."""
+        self.losses[int(step)] = float(value)
+        self.progress.write({"step": int(step), "loss": float(value), "time": time.time(), **extra})
+
+    def evaluated(self, step: int, metrics: dict[str, float], checkpoint: str) -> None:
+        """An evaluation of the checkpoint of global step `step`: kept, an ``Evaluation`` action, a progress line."""
+        self.evaluations.append(Evaluation(step, metrics, checkpoint))
+        self.act("Evaluation", step)
+        self.progress.write({"step": step, **metrics, "checkpoint": checkpoint, "time": time.time()})
+
+    def trace(self, side: str, role: Role, versions: Mapping[str, str],
+              metrics: Mapping[str, float] | None = None) -> SideTrace:
+        """The role's `SideTrace`: its losses by step, its actions in step order, its metrics (None: it evaluated
+        nothing) with the global step they were taken at (the role's final step) and its evaluations."""
+        return SideTrace(side, versions=dict(versions), losses=dict(sorted(self.losses.items())),
+                         steps_run=len(self.losses), actions=sorted(self.actions, key=lambda a: (a.step, a.by)),
+                         metrics={} if metrics is None else {**metrics, "global_step": role.final_step},
+                         evaluations=list(self.evaluations), role=role)

@@ -6,7 +6,7 @@ parameter server and `SyncReplicasOptimizer`). A launcher
 ``TF_CONFIG`` set; each trains the pair of the run (the built-in MNIST pair
 or the user's, from a `PairRun`) with the callbacks of `modern/callbacks/`
 and writes its role's `SideTrace` (losses, which callback acted at which
-step, timings; `migrate.core.role_program.role_trace`).
+step, timings; `migrate.core.role_program.RoleRecord`).
 
 * `pair` — one `MultiWorkerMirroredStrategy` worker (``python -m
   modern.distributed.pair``): the pair's `build_model` under the strategy,

@@ -38,8 +38,6 @@ from __future__ import annotations
 import math
 import os
 import shutil
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -48,45 +46,31 @@ import keras
 BACKUP_DIRNAME = "backup"
 
 
-@dataclass(frozen=True)
-class BackupPlan:
-    """How one Keras version backs up: the callback's ``save_freq`` and the `fit` layout that resumes correctly."""
-
-    keras_major: int
-    resumes_mid_epoch: bool
-    make_callback: Callable[[str, int], Any]
-    backup_exists: Callable[[Path], bool]
-
-    def fit_layout(self, steps: int, save_steps: int) -> tuple[int, int]:
-        """(epochs, steps_per_epoch): fixed by the target step alone, so a restarted cluster calls `fit` the same way."""
-        if self.resumes_mid_epoch:
-            return 1, steps
-        return math.ceil(steps / save_steps), save_steps
+def keras_major(version: str = keras.__version__) -> int:
+    """The major version of a Keras this module has a plan for (2: Keras 2.15, 3); a clear error for another."""
+    major = int(version.split(".")[0])
+    if major not in (2, 3):
+        raise ValueError(f"modern.distributed.backup: no BackupAndRestore plan for Keras {version}; known majors: [2, 3].")
+    return major
 
 
-def _keras2_callback(backup_dir: str, save_steps: int) -> Any:
-    return keras.callbacks.BackupAndRestore(backup_dir, save_freq=save_steps)
+def fit_layout(steps: int, save_steps: int, major: int) -> tuple[int, int]:
+    """(epochs, steps_per_epoch) that Keras `major` resumes correctly: fixed by the target step alone, so a
+    restarted cluster calls `fit` the same way (Keras 2.15: one epoch; Keras 3: epochs of `save_steps` steps)."""
+    return (1, steps) if major == 2 else (math.ceil(steps / save_steps), save_steps)
 
 
-def _keras3_callback(backup_dir: str, save_steps: int) -> Any:
-    return ChiefBackupAndRestore(backup_dir)
+def backup_callback(backup_dir: Path, save_steps: int, major: int) -> Any:
+    """Keras 2.15's own `BackupAndRestore` every `save_steps` steps, or Keras 3's at each epoch's end with the chief
+    writing (`ChiefBackupAndRestore`)."""
+    if major == 2:
+        return keras.callbacks.BackupAndRestore(str(backup_dir), save_freq=save_steps)
+    return ChiefBackupAndRestore(str(backup_dir))
 
 
-PLANS: dict[int, BackupPlan] = {
-    2: BackupPlan(2, resumes_mid_epoch=True, make_callback=_keras2_callback,
-                  backup_exists=lambda directory: (directory / "chief" / "checkpoint").exists()),
-    3: BackupPlan(3, resumes_mid_epoch=False, make_callback=_keras3_callback,
-                  backup_exists=lambda directory: (directory / "training_metadata.json").exists()),
-}
-
-
-def backup_plan(keras_version: str) -> BackupPlan:
-    """The plan for ``keras.__version__``; a clear error for a Keras this module was not written for."""
-    major = int(keras_version.split(".")[0])
-    if major not in PLANS:
-        raise ValueError(f"modern.distributed.backup: no BackupAndRestore plan for Keras {keras_version}; "
-                         f"known majors: {sorted(PLANS)}.")
-    return PLANS[major]
+def backup_exists(backup_dir: Path, major: int) -> bool:
+    """Whether the chief's backup is there to restore (a restarted cluster resumes from it)."""
+    return (backup_dir / ("chief/checkpoint" if major == 2 else "training_metadata.json")).exists()
 
 
 class ChiefBackupAndRestore(keras.callbacks.BackupAndRestore):

@@ -47,9 +47,9 @@ from migrate.core.progress_file import ProgressFile
 from migrate.core.role_program import (
     RoleError,
     RoleProgram,
+    RoleRecord,
     add_role_flags,
     require_run,
-    role_trace,
 )
 from migrate.core.side_trace import Role, write_side_trace
 from migrate.core.tf_config import read_tf_config
@@ -81,9 +81,9 @@ def start_strategy(environ: dict[str, str], index: int) -> Any:
         ) from error
 
 
-def trace_callback(losses: dict[int, float], begun: dict[str, int], progress: ProgressFile) -> Any:
-    """A Keras callback keeping the step training starts at (after any restore: the data position) and each
-    global batch's mean loss (also appended to ``--progress``)."""
+def trace_callback(record: RoleRecord, begun: dict[str, int]) -> Any:
+    """A Keras callback keeping the step training starts at (after any restore: the data position) and recording
+    each global batch's mean loss."""
     import keras
 
     class Trace(keras.callbacks.Callback):
@@ -91,9 +91,8 @@ def trace_callback(losses: dict[int, float], begun: dict[str, int], progress: Pr
             begun["step"] = int(self.model.optimizer.iterations.numpy())
 
         def on_train_batch_end(self, batch: int, logs: dict[str, Any] | None = None) -> None:
-            step = int(self.model.optimizer.iterations.numpy())
-            losses[step] = float(np.asarray((logs or {})["step_loss"]).reshape(()))
-            progress.write({"step": step, "loss": losses[step], "time": time.time()})
+            step_loss = float(np.asarray((logs or {})["step_loss"]).reshape(()))
+            record.loss(int(self.model.optimizer.iterations.numpy()), step_loss)
 
     return Trace()
 
@@ -101,6 +100,37 @@ def trace_callback(losses: dict[int, float], begun: dict[str, int], progress: Pr
 def configure(parser: argparse.ArgumentParser) -> None:
     add_role_flags(parser)
     parser.add_argument("--initial-weights", type=Path, help="the legacy chief's step-0 variables (.npz)")
+
+
+def loss_reader(model: Any) -> Callable[[dict[str, Any]], tuple[Any, bool]]:
+    """Wrap `model.compute_loss` so the values it computes are kept, and return the reader of a train step's loss.
+
+    Read once after each step, the reader gives the step's loss as a float32
+    scalar and whether it is the model's own ``step_loss`` log (else the
+    step's last `compute_loss` value); a step that reports neither is a
+    `PairError` (the rule of the single-process engine).
+    """
+    import tensorflow as tf
+
+    from migrate.parity.sides.keras_training import LOSS_NOT_REPORTED
+
+    computed: list[Any] = []
+    compute_loss = model.compute_loss
+
+    def recording_compute_loss(*args: Any, **kwargs: Any) -> Any:
+        computed.append(compute_loss(*args, **kwargs))
+        return computed[-1]
+
+    def read(logs: dict[str, Any]) -> tuple[Any, bool]:
+        own = "step_loss" in logs
+        if not own and not computed:
+            raise PairError(LOSS_NOT_REPORTED)
+        loss = tf.cast(tf.reshape(logs["step_loss"] if own else computed[-1], []), tf.float32)
+        computed.clear()
+        return loss, own
+
+    model.compute_loss = recording_compute_loss
+    return read
 
 
 def report_global_step_loss(model: Any) -> None:
@@ -113,34 +143,20 @@ def report_global_step_loss(model: Any) -> None:
     import keras
     import tensorflow as tf
 
-    from migrate.parity.sides.keras_training import LOSS_NOT_REPORTED
-
     keras_3 = int(keras.__version__.split(".")[0]) >= 3
-    computed: list[Any] = []
-    compute_loss, train_step = model.compute_loss, model.train_step
-
-    def recording_compute_loss(*args: Any, **kwargs: Any) -> Any:
-        loss = compute_loss(*args, **kwargs)
-        computed.append(loss)
-        return loss
+    read_loss, train_step = loss_reader(model), model.train_step
 
     def reporting_train_step(data: Any) -> dict[str, Any]:
-        computed.clear()
         logs = dict(train_step(data))
         context = tf.distribute.get_replica_context()
         replicas = context.num_replicas_in_sync
-        if "step_loss" in logs:
-            share = tf.cast(tf.reshape(logs["step_loss"], []), tf.float32) / float(replicas)
-        elif computed:
-            share = tf.cast(tf.reshape(computed[-1], []), tf.float32)  # scaled by 1/replicas (Keras or the model)
-        else:
-            raise PairError(LOSS_NOT_REPORTED)
+        loss, own = read_loss(logs)
+        share = loss / float(replicas) if own else loss  # compute_loss is scaled by 1/replicas (Keras or the model)
         logs["step_loss"] = context.all_reduce(tf.distribute.ReduceOp.SUM, share) if replicas > 1 else share
         if keras_3 and replicas > 1:
             logs = {key: tf.reshape(value, [1]) if value.shape.rank == 0 else value for key, value in logs.items()}
         return logs
 
-    model.compute_loss = recording_compute_loss
     model.train_step = reporting_train_step
     if hasattr(model, "distribute_reduction_method"):
         model.distribute_reduction_method = "first"
@@ -201,6 +217,16 @@ def build_side(pair: Pair, params: dict[str, Any], strategy: Any, initial_weight
     return side
 
 
+def train_batches(pair: Pair, params: dict[str, Any]) -> Any:
+    """The global batches of the pair's `train_dataset`; a `PairError` unless they are a `tf.data.Dataset`."""
+    import tensorflow as tf
+
+    dataset = pair.call("train_dataset", params)
+    if not isinstance(dataset, tf.data.Dataset):
+        raise PairError(f"{pair.origin}: train_dataset(params) returned {type(dataset).__name__}, not a tf.data.Dataset.")
+    return dataset
+
+
 def worker_dataset(pair: Pair, params: dict[str, Any], first_step: Callable[[], int], stop: int, worker: int,
                    workers: int) -> Any:
     """This worker's rows of global batches first_step() … stop-1 of `train_dataset`.
@@ -213,9 +239,7 @@ def worker_dataset(pair: Pair, params: dict[str, Any], first_step: Callable[[], 
     """
     import tensorflow as tf
 
-    dataset = pair.call("train_dataset", params)
-    if not isinstance(dataset, tf.data.Dataset):
-        raise PairError(f"{pair.origin}: train_dataset(params) returned {type(dataset).__name__}, not a tf.data.Dataset.")
+    dataset = train_batches(pair, params)
 
     def rows(tensor: Any) -> Any:
         local = tf.shape(tensor)[0] // workers
@@ -228,27 +252,27 @@ def worker_dataset(pair: Pair, params: dict[str, Any], first_step: Callable[[], 
     return batches.map(lambda *batch: tf.nest.map_structure(rows, batch)).with_options(options)
 
 
-def train(side: Any, strategy: Any, args: argparse.Namespace, pair: Pair, params: dict[str, Any],
-          losses: dict[int, float], begun: dict[str, int]) -> tuple[bool, Any]:
-    """`fit` up to ``--steps`` with the hook twins, `BackupAndRestore` and `StopAtStep`: (interrupted, recorder)."""
-    import keras
-
+def train(side: Any, strategy: Any, args: argparse.Namespace, pair: Pair, params: dict[str, Any], record: RoleRecord,
+          begun: dict[str, int]) -> bool:
+    """`fit` up to ``--steps`` with the hook twins, `BackupAndRestore` and `StopAtStep`, their actions recorded in
+    `record`: whether it resumed from a backup."""
     from modern.callbacks.stop_at_step import StopAtStep
-    from modern.distributed.backup import BACKUP_DIRNAME, backup_plan
+    from modern.distributed.backup import BACKUP_DIRNAME, backup_callback, backup_exists, fit_layout, keras_major
     from modern.distributed.recorded_callbacks import recorded_callbacks
 
-    plan, backup_dir = backup_plan(keras.__version__), args.model_dir / BACKUP_DIRNAME
-    interrupted = plan.backup_exists(backup_dir)
-    record = recorded_callbacks(args.model_dir, args.save_checkpoints_steps, args.log_step_count_steps)
-    epochs, steps_per_epoch = plan.fit_layout(args.steps, args.save_checkpoints_steps)
+    major, backup_dir = keras_major(), args.model_dir / BACKUP_DIRNAME
+    interrupted = backup_exists(backup_dir, major)
+    twins = recorded_callbacks(args.model_dir, args.save_checkpoints_steps, args.log_step_count_steps)
+    epochs, steps_per_epoch = fit_layout(args.steps, args.save_checkpoints_steps, major)
     dataset = strategy.distribute_datasets_from_function(
         lambda context: worker_dataset(pair, params, lambda: begun["step"], args.steps,
                                        context.input_pipeline_id, context.num_input_pipelines))
     side.model.fit(dataset, epochs=epochs, steps_per_epoch=steps_per_epoch, verbose=0,
-                   callbacks=[plan.make_callback(str(backup_dir), args.save_checkpoints_steps), *record.callbacks(),
+                   callbacks=[backup_callback(backup_dir, args.save_checkpoints_steps, major), *twins.callbacks(),
                               StopAtStep(last_step=args.steps),
-                              trace_callback(losses, begun, ProgressFile(args.progress))])
-    return interrupted, record
+                              trace_callback(record, begun)])
+    record.actions += twins.actions()
+    return interrupted
 
 
 def evaluate_outside_strategy(side: Any, pair: Pair, params: dict[str, Any],
@@ -274,10 +298,9 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     strategy = start_strategy(environ, index)
     pair, params = run_spec.load(), run_spec.params("modern")
     side = build_side(pair, params, strategy, args.initial_weights)
-    losses: dict[int, float] = {}
-    begun: dict[str, int] = {}
+    record, begun = RoleRecord(ProgressFile(args.progress)), dict[str, int]()
     trained_from = time.monotonic()
-    interrupted, record = train(side, strategy, args, pair, params, losses, begun)
+    interrupted = train(side, strategy, args, pair, params, record, begun)
     seconds = time.monotonic() - trained_from
     final = int(side.model.optimizer.iterations.numpy())
     is_chief = strategy.extended.should_checkpoint
@@ -290,10 +313,8 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
                 restored_by="BackupAndRestore" if interrupted else None,
                 loss_kind="mean loss of the global batch (all-reduced)", seconds=seconds,
                 startup_seconds=trained_from - began)
-    trace = role_trace("modern", role, versions={"tensorflow": tf.__version__, "keras": keras.__version__},
-                       losses=losses, actions=record.actions(),
-                       metrics=None if metrics is None else {**metrics, "global_step": final})
-    write_side_trace(args.trace, trace)
+    write_side_trace(args.trace, record.trace("modern", role, {"tensorflow": tf.__version__, "keras": keras.__version__},
+                                              metrics))
     return 0
 
 

@@ -36,16 +36,16 @@ from typing import Any
 from migrate.core.progress_file import ProgressFile
 from migrate.core.role_program import (
     RoleProgram,
+    RoleRecord,
     add_role_flags,
     require_run,
-    role_trace,
     serve,
 )
 from migrate.core.side_trace import Role, SideTrace, write_side_trace
 from migrate.core.tf_config import task_of
 from migrate.parity.distributed.pair_run import PairRun
-from migrate.parity.pair import Pair, PairError
-from modern.distributed.pair import evaluate_outside_strategy, give_initial_weights
+from migrate.parity.pair import Pair
+from modern.distributed.pair import evaluate_outside_strategy, give_initial_weights, loss_reader, train_batches
 
 ROLES = ("chief", "ps", "worker")
 SERVER_ROLES = ("ps", "worker")
@@ -74,9 +74,7 @@ def worker_dataset_fn(pair: Pair, params: dict[str, Any], batches: int, local_ba
     """
     import tensorflow as tf
 
-    dataset = pair.call("train_dataset", params)
-    if not isinstance(dataset, tf.data.Dataset):
-        raise PairError(f"{pair.origin}: train_dataset(params) returned {type(dataset).__name__}, not a tf.data.Dataset.")
+    dataset = train_batches(pair, params)
     dataset.take(batches).save(str(directory))
     spec = dataset.element_spec
 
@@ -101,32 +99,12 @@ def model_step(model: Any) -> Callable[[Any, Any], Any]:
     is the loss: the rule of the single-process engine); any other model takes
     the gradient of its own `compute_loss` (with its regularisation losses).
     """
-    import tensorflow as tf
-
-    from migrate.parity.sides.keras_training import LOSS_NOT_REPORTED
     from modern.distributed.ps.loop import gradient_step
 
     if not has_own_train_step(model):
         return gradient_step(model, lambda labels, outputs: model.compute_loss(y=labels, y_pred=outputs))
-    computed: list[Any] = []
-    compute_loss = model.compute_loss
-
-    def recording_compute_loss(*args: Any, **kwargs: Any) -> Any:
-        computed.append(compute_loss(*args, **kwargs))
-        return computed[-1]
-
-    model.compute_loss = recording_compute_loss
-
-    def step(features: Any, labels: Any) -> Any:
-        computed.clear()
-        logs = model.train_step((features, labels))
-        if "step_loss" in logs:
-            return tf.reshape(logs["step_loss"], [])
-        if computed:
-            return tf.reshape(computed[-1], [])
-        raise PairError(LOSS_NOT_REPORTED)
-
-    return step
+    read_loss = loss_reader(model)
+    return lambda features, labels: read_loss(model.train_step((features, labels)))[0]
 
 
 def build_on_ps(pair: Pair, params: dict[str, Any], strategy: Any, args: argparse.Namespace) -> tuple[Any, int]:
@@ -167,30 +145,24 @@ def coordinate(args: argparse.Namespace, cluster: dict[str, list[str]]) -> SideT
         tf.distribute.cluster_resolver.TFConfigClusterResolver())
     coordinator = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
     side, start = build_on_ps(pair, params, strategy, args)
-    losses: dict[int, float] = {}
-    progress = ProgressFile(args.progress)
-
-    def on_step(step: int, loss: float, pid: int) -> None:
-        losses[step] = loss
-        progress.write({"step": step, "loss": loss, "time": time.time(), "pid": pid})
-
-    record = recorded_callbacks(args.model_dir, args.save_checkpoints_steps, args.log_step_count_steps)
+    record = RoleRecord(ProgressFile(args.progress))
+    twins = recorded_callbacks(args.model_dir, args.save_checkpoints_steps, args.log_step_count_steps)
     dataset_fn = worker_dataset_fn(pair, params, args.steps, local_batch, args.model_dir.parent / "ps-data")
     trained_from = time.monotonic()
     final = train(coordinator, side.model, dataset_fn,
-                  model_step(side.model), record.callbacks(), args.steps,
-                  window_for(args.save_checkpoints_steps, args.log_step_count_steps), on_step,
+                  model_step(side.model), twins.callbacks(), args.steps,
+                  window_for(args.save_checkpoints_steps, args.log_step_count_steps),
+                  lambda step, loss, pid: record.loss(step, loss, pid=pid),
                   identify=worker_pid if sys.platform.startswith("linux") else None)
     seconds = time.monotonic() - trained_from
     metrics = evaluate_outside_strategy(side, pair, params, side.model.get_weights())
     role = Role("chief", "chief:0", pair=pair.origin, engine="ParameterServerStrategy + ClusterCoordinator loop",
                 replication="async", pid=os.getpid(), workers=workers, start_step=start, final_step=final,
-                scheduled_steps=len(losses), extra_updates=final - start - len(losses),
+                scheduled_steps=len(record.losses), extra_updates=final - start - len(record.losses),
                 loss_kind="the loss of the i-th scheduled batch (whichever worker ran it, on the weights it read)",
                 seconds=seconds, startup_seconds=trained_from - began)
-    return role_trace("modern", role, versions={"tensorflow": tf.__version__, "keras": keras.__version__},
-                      losses=losses, actions=record.actions(),
-                      metrics=None if metrics is None else {**metrics, "global_step": final})
+    record.actions += twins.actions()
+    return record.trace("modern", role, {"tensorflow": tf.__version__, "keras": keras.__version__}, metrics)
 
 
 def run(args: argparse.Namespace, environ: dict[str, str]) -> int:

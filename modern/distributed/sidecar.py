@@ -45,11 +45,11 @@ from migrate.core.role_program import (
     RoleError,
     RoleFailed,
     RoleProgram,
+    RoleRecord,
     add_role_flags,
     require_run,
-    role_trace,
 )
-from migrate.core.side_trace import Action, Evaluation, Role, SideTrace, write_side_trace
+from migrate.core.side_trace import Action, Role, SideTrace, write_side_trace
 from migrate.core.tf_config import read_tf_config
 from migrate.parity.distributed.pair_run import PairRun
 
@@ -107,9 +107,7 @@ def evaluate_checkpoints(args: argparse.Namespace) -> SideTrace:
     model, dataset, full_batches = evaluation_model(PairRun.read(args.run))
     checkpoint = make_checkpoint(model)
     writer = tf.summary.create_file_writer(str(args.model_dir / EVAL_SUBDIR))
-    actions: list[Action] = []
-    evaluations: list[Evaluation] = []
-    progress = ProgressFile(args.progress)
+    record = RoleRecord(ProgressFile(args.progress))
 
     began = time.monotonic()
     for path in tf.train.checkpoints_iterator(str(args.model_dir), min_interval_secs=args.poll_secs,
@@ -123,24 +121,21 @@ def evaluate_checkpoints(args: argparse.Namespace) -> SideTrace:
             for name, value in metrics.items():
                 tf.summary.scalar(name, value)
         writer.flush()
-        evaluations.append(Evaluation(step, metrics, os.path.basename(path)))
-        actions.append(Action("Evaluation", step))  # the checkpoint's step each evaluation ran on
-        progress.write({"step": step, **metrics, "checkpoint": evaluations[-1].checkpoint, "time": time.time()})
+        record.evaluated(step, metrics, os.path.basename(path))  # at the checkpoint's step
         if step >= args.steps:
             break
     else:
-        last = f"the last one evaluated was at step {evaluations[-1].step}" if evaluations else "none arrived"
+        last = f"the last one evaluated was at step {record.evaluations[-1].step}" if record.evaluations else "none arrived"
         raise RoleFailed(
             f"no new checkpoint arrived in {args.model_dir} within {args.eval_timeout:g} s ({last}; training "
             f"ends at step {args.steps}); the evaluator evaluates what the chief writes there. Is the chief running?"
         )
     writer.close()
-    actions += [Action("EvalSummary", step) for step in summary_steps(args.model_dir / EVAL_SUBDIR, "loss")]
+    record.actions += [Action("EvalSummary", step) for step in summary_steps(args.model_dir / EVAL_SUBDIR, "loss")]
     role = Role("evaluator", "evaluator:0", engine="sidecar evaluator (checkpoints_iterator + Keras evaluate)",
-                pid=os.getpid(), final_step=evaluations[-1].step, seconds=time.monotonic() - began,
+                pid=os.getpid(), final_step=record.evaluations[-1].step, seconds=time.monotonic() - began,
                 startup_seconds=began - started, eval_batches_full=full_batches)
-    return role_trace("modern", role, versions={"tensorflow": tf.__version__, "keras": keras.__version__},
-                      actions=actions, evaluations=evaluations)
+    return record.trace("modern", role, {"tensorflow": tf.__version__, "keras": keras.__version__})
 
 
 def run(args: argparse.Namespace, environ: dict[str, str]) -> int:

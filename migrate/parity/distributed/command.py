@@ -69,11 +69,10 @@ def check_flags(args: argparse.Namespace) -> None:
 
 
 def config_from_args(args: argparse.Namespace, run: PairRun) -> DistributedConfig:
-    """The `DistributedConfig` (`check_flags` first); a setting that cannot work is a `UsageError` saying why."""
+    """The `DistributedConfig` (after `check_flags`); a setting that cannot work is a `UsageError` saying why."""
     from migrate.parity.distributed.cluster import Fault
     from migrate.parity.distributed.config import DistributedConfig, DistributedConfigError
 
-    check_flags(args)
     try:
         config = DistributedConfig(
             run, workers=args.workers, save_steps=args.save_checkpoints_steps,
@@ -106,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     from migrate.parity.outputs import write_parity_outputs
     from migrate.parity.render import terminal_summary
 
-    check_flags(args)
+    check_flags(args)  # before the pair loads
     config = config_from_args(args, pair_run_from_args(args))
     out = Path(args.out)
     try:

@@ -36,16 +36,6 @@ class DistributedConfig:
         return self.run.steps
 
     @property
-    def global_batch_size(self) -> int:
-        return self.run.global_batch_size
-
-    @property
-    def schedule(self) -> str | None:
-        """A named per-step loss tolerance for the synchronous clusters (the pair's TOLERANCE_SCHEDULE or --schedule:
-        its sides compute the same thing with another rounding); None: bit-identity when N is a power of two."""
-        return self.run.schedule
-
-    @property
     def save_every(self) -> int:
         return self.save_steps or max(1, self.steps // 4)
 
@@ -62,8 +52,8 @@ class DistributedConfig:
         problems = []
         if self.workers < 1:
             problems.append(f"--workers must be at least 1, got {self.workers}")
-        elif self.global_batch_size % self.workers:
-            problems.append(f"--batch-size {self.global_batch_size} (the global batch) must split evenly over "
+        elif self.run.global_batch_size % self.workers:
+            problems.append(f"--batch-size {self.run.global_batch_size} (the global batch) must split evenly over "
                             f"{self.workers} workers")
         if self.steps < 1 or self.save_every < 1 or self.log_every < 1:
             problems.append("--steps, --save-checkpoints-steps and --log-step-count-steps must be positive")
@@ -95,14 +85,14 @@ class DistributedConfig:
     @property
     def exact(self) -> bool:
         """Bit-identical losses are expected when dividing by the worker count is exact (a power of two) and the
-        pair names no rounding schedule."""
-        return self.workers & (self.workers - 1) == 0 and self.schedule in (None, "exact")
+        pair names no rounding schedule (`PairRun.schedule`)."""
+        return self.workers & (self.workers - 1) == 0 and self.run.schedule in (None, "exact")
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "workers": self.workers, "steps": self.steps, "global_batch_size": self.global_batch_size,
+            "workers": self.workers, "steps": self.steps, "global_batch_size": self.run.global_batch_size,
             "seed": self.run.seed, "save_steps": self.save_every, "log_steps": self.log_every,
             "kill": None if self.kill is None else f"{self.kill.task_type}:{self.kill.index}@{self.kill.step}",
             "timeout": self.timeout, "sides": list(self.sides), "replication": self.replication,
-            "evaluator": self.evaluator, "pair": self.run.pair, "schedule": self.schedule, "cluster": self.cluster,
+            "evaluator": self.evaluator, "pair": self.run.pair, "schedule": self.run.schedule, "cluster": self.cluster,
         }

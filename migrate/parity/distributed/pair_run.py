@@ -44,7 +44,8 @@ class PairRun:
     global_batch_size: int
     steps: int
     schedule: str | None = None
-    """The per-step loss tolerance the pair names (TOLERANCE_SCHEDULE, or --schedule), for the verdict."""
+    """The per-step loss tolerance the pair names (TOLERANCE_SCHEDULE, or --schedule), for the verdict: its sides
+    compute the same thing with another rounding; None: bit-identity when the worker count is a power of two."""
 
     def write(self, path: Path) -> Path:
         """Write the record as JSON; a param JSON cannot carry is a `PairError` naming it."""

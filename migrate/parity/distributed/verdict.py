@@ -50,8 +50,8 @@ def loss_schedule(config: DistributedConfig) -> ToleranceSchedule:
     """Bit-identity (N a power of two), the measured constant tolerance over the first steps, or shown only (async)."""
     if config.replication == "async":
         return compare_async.ASYNCHRONOUS
-    if config.schedule not in (None, "exact"):  # the pair's own: its sides round differently, cluster or not
-        return named_schedule(str(config.schedule), "exact")
+    if config.run.schedule not in (None, "exact"):  # the pair's own: its sides round differently, cluster or not
+        return named_schedule(str(config.run.schedule), "exact")
     if config.exact:
         return ToleranceSchedule(
             "exact/sgd", 0.0, 1.0, 0.0,

@@ -11,7 +11,8 @@ import json
 import pytest
 
 from migrate.core.cli import EXIT_FAILED, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
-from migrate.core.role_program import RoleError, RoleFailed, RoleProgram, role_trace
+from migrate.core.progress_file import ProgressFile
+from migrate.core.role_program import RoleError, RoleFailed, RoleProgram, RoleRecord
 from migrate.core.side_trace import Action, Evaluation, Role, read_side_trace, write_side_trace
 
 WORKER_1 = json.dumps({"cluster": {"worker": ["127.0.0.1:1", "127.0.0.1:2"]}, "task": {"type": "worker", "index": 1}})
@@ -77,17 +78,24 @@ def test_a_bug_is_an_internal_error_with_a_crash_log_never_a_verdict(monkeypatch
 
 def test_a_roles_trace_is_one_side_trace_written_whole_and_read_back_typed(tmp_path):
     path = tmp_path / "trace.json"
-    trace = role_trace("legacy", Role("chief", "worker:0", final_step=2), versions={"tensorflow": "2.15.1"},
-                       losses={2: 2.5, 1: float("nan")}, actions=[Action("StepCounterHook", 2),
-                                                                 Action("CheckpointSaverHook", 0)],
-                       metrics={"accuracy": 0.5}, evaluations=[Evaluation(2, {"accuracy": 0.5}, "model.ckpt-2")])
+    record = RoleRecord(ProgressFile(tmp_path / "progress.jsonl"))
+    record.loss(2, 2.5)
+    record.loss(1, float("nan"), pid=7)
+    record.act("StepCounterHook", 2)
+    record.evaluated(2, {"accuracy": 0.5}, "model.ckpt-2")
+    record.act("CheckpointSaverHook", 0)
+    trace = record.trace("legacy", Role("chief", "worker:0", final_step=2), {"tensorflow": "2.15.1"}, {"accuracy": 0.5})
     write_side_trace(path, trace)
-    assert [p.name for p in tmp_path.iterdir()] == ["trace.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["progress.jsonl", "trace.json"]
+    lines = [json.loads(line) for line in (tmp_path / "progress.jsonl").read_text().splitlines()]
+    assert [line["step"] for line in lines] == [2, 1, 2], "a progress line per loss and per evaluation, as they come"
+    assert lines[0]["loss"] == 2.5 and lines[1]["pid"] == 7 and lines[2]["checkpoint"] == "model.ckpt-2"
     json.loads(path.read_text())  # strict JSON: the NaN loss is written as an object
     back = read_side_trace(path)
     assert back.role == Role("chief", "worker:0", final_step=2) and list(back.losses) == [1, 2]
-    assert back.actions == [Action("CheckpointSaverHook", 0), Action("StepCounterHook", 2)]
-    assert back.evaluations == [Evaluation(2, {"accuracy": 0.5}, "model.ckpt-2")] and back.metrics == {"accuracy": 0.5}
+    assert back.actions == [Action("CheckpointSaverHook", 0), Action("Evaluation", 2), Action("StepCounterHook", 2)]
+    assert back.evaluations == [Evaluation(2, {"accuracy": 0.5}, "model.ckpt-2")]
+    assert back.metrics == {"accuracy": 0.5, "global_step": 2}, "the metrics name the step they were taken at"
 
 
 ROLE_PROGRAM_PACKAGES = ("legacy/distributed", "modern/distributed")
