@@ -80,9 +80,12 @@ def check(reference: Reference, context: FileContext) -> Iterator[Message]:
     if entry.positional is not None and not any(type(arg) is ast.Starred for arg in call.args):
         if len(call.args) > entry.positional:
             extra = call.args[entry.positional]
+            kept = f"only the first {entry.positional} keep their meaning" if entry.positional else (
+                "TF2 takes its parameters in another order"
+            )
             yield extra, (
                 f"positional argument {entry.positional + 1} of `{name}` means another parameter in TF2 "
-                f"(only the first {entry.positional} keep their meaning): pass it by keyword"
+                f"({kept}): pass it by keyword"
             )
 
 

@@ -7,12 +7,16 @@ API: TF1's object differs from TF2's, and `tf_upgrade_v2` keeps TF1's as
 `tf.compat.v1.NAME`): `tf.where`, `tf.zeros_initializer` and the other
 initializers (`tf.keras.initializers.*` too), `tf.assert_equal` and the
 other asserts, `tf.name_scope`, `tf.nn.max_pool` (tf_upgrade_v2 writes
-`tf.nn.max_pool2d`), `tf.nn.ctc_loss`, `tf.saved_model.load`, `tf.data.Iterator`.
+`tf.nn.max_pool2d`), `tf.nn.ctc_loss`, `tf.saved_model.load`, `tf.data.Iterator`;
+and calls of `tf.nn.softmax_cross_entropy_with_logits` whose `labels` are not
+visibly free of gradient (`tf.stop_gradient(...)`, `tf.one_hot(...)`, a constant):
+tf_upgrade_v2 wraps them in `tf.stop_gradient`, the name being TF2's too.
 A name written through `tf.compat.v1` is TF1's function by choice and left alone.
 
 ## Why is this bad?
 The code still runs in TF2 but may compute something else: TF2's
-`tf.where` broadcasts `x` and `y`; TF2's initializers take no `dtype` in
+`tf.where` broadcasts `x` and `y`; TF2's softmax cross-entropy back-propagates
+into `labels` too (TF1's did not: soft labels a model computes get trained); TF2's initializers take no `dtype` in
 the constructor and are called with `(shape, dtype)`; TF2's asserts raise
 at once in eager code and return `None` (nothing to put in
 `control_dependencies`); TF2's `tf.saved_model.load` returns a trackable
@@ -39,6 +43,7 @@ picked = tf.where(mask, a, b)          # after checking TF2's broadcasting is wh
 """
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 from migrate.report.context import FileContext, Reference
@@ -82,3 +87,31 @@ def check(reference: Reference, context: FileContext) -> Iterator[Message]:
     else:
         writes = f"TF1's is `tf.compat.v1.{display(entry.name).partition('.')[2]}`, which tf_upgrade_v2 writes"
     yield reference.node, f"`{shown(reference)}` is another function in TF2 ({writes}): {_advice(entry.name)}"
+
+
+GRADIENT_FREE = frozenset({"tensorflow.stop_gradient", "tensorflow.one_hot"})
+"""Calls whose result takes no gradient back to its input: labels written so mean the same under TF1 and TF2."""
+
+
+def _labels(call: ast.Call) -> ast.expr | None:
+    """The `labels=` argument (TF1's function takes it only by keyword: its first parameter is `_sentinel`)."""
+    return next((keyword.value for keyword in call.keywords if keyword.arg == "labels"), None)
+
+
+def _gradient_free(node: ast.expr, context: FileContext) -> bool:
+    if type(node) is ast.Constant:
+        return True
+    return type(node) is ast.Call and context.tensorflow_name(node.func) in GRADIENT_FREE
+
+
+@register(RULE, "tensorflow.nn.softmax_cross_entropy_with_logits")
+def check_labels_gradient(reference: Reference, context: FileContext) -> Iterator[Message]:
+    call = reference.call
+    labels = _labels(call) if call is not None else None
+    if labels is None or _gradient_free(labels, context) or ".compat.v1" in (context.qualified(reference.node) or ""):
+        return
+    yield reference.node, (
+        f"`{reference.spelling}` is another function in TF2 (tf_upgrade_v2 writes `labels=tf.stop_gradient(...)`): "
+        "TF2's back-propagates into `labels` too, TF1's did not; labels read from data are unaffected, labels the "
+        "model computes (soft labels, distillation) need `tf.stop_gradient`"
+    )

@@ -7,7 +7,9 @@ and `tf.summary.tensor_summary`; and for calls of the summary ops TF2 still
 has under the same name with other semantics (`tf.summary.scalar`,
 `histogram`, `image`, `audio`, `text`) written the TF1 way: through
 `tf.compat.v1`, with TF1's `collections=` / `family=` / `tensor=` /
-`values=` arguments, or without a step in a file that sets no default step;
+`values=` arguments, or without a step in a file that sets no default step,
+or `image`/`audio` with an int literal in the step's place (TF1's
+`max_outputs`) in a file that makes no TF2 summary writer;
 and for such an op bound to a name (`scalar_summary = tf.summary.scalar`, as
 DCGAN-style `ops.py` files do) when the file calls that name the TF1 way or,
 calling it nowhere, uses the TF1 summary machinery (`merge`, `FileWriter`).
@@ -64,7 +66,8 @@ SUMMARY_OPS = frozenset(f"tensorflow.summary.{name}" for name in ("scalar", "his
 V1_KEYWORDS = frozenset({"collections", "family", "tensor", "values"})
 """Parameters of the TF1 ops that TF2's (`name, data, step, …`) do not have."""
 STEP_POSITION = {"scalar": 2, "histogram": 2, "text": 2, "image": 2, "audio": 3}
-"""Where TF2's op takes `step` positionally (TF1's image took max_outputs there: an int literal stays ambiguous)."""
+"""Where TF2's op takes `step` positionally (TF1's image and audio took `max_outputs` there: an int literal is
+TF1's unless the file writes TF2 summaries)."""
 
 
 def _written_through(reference: Reference, context: FileContext) -> str | None:
@@ -106,8 +109,25 @@ def _is_v1_call(call: ast.Call, op: str, context: FileContext) -> bool:
     if "step" in keywords or None in keywords or any(type(arg) is ast.Starred for arg in call.args):
         return False
     if len(call.args) > STEP_POSITION[op]:
-        return False
+        return _is_max_outputs(call.args[STEP_POSITION[op]], op) and not _writes_tf2_summaries(context)
     return not _sets_default_step(context)
+
+
+def _is_max_outputs(argument: ast.expr, op: str) -> bool:
+    """An int literal where TF1's `image`/`audio` took `max_outputs` and TF2's takes `step`
+    (`tf.summary.image("input", x, 3)`)."""
+    return op in ("image", "audio") and type(argument) is ast.Constant and type(argument.value) is int
+
+
+def _writes_tf2_summaries(context: FileContext) -> bool:
+    """The file sets up TF2 summary writing (a writer made or a default step set), so an int literal in the step's
+    place may be a step; a file whose text spells neither is not walked."""
+    text = context.text
+    if text is not None and "create_file_writer" not in text and "set_step" not in text:
+        return False
+    return context.memo("summary-tf2-writing", lambda context: any(
+        type(node) is ast.Attribute and node.attr in ("create_file_writer", "set_step") for node in ast.walk(context.tree)
+    ))
 
 
 def _bound_names(reference: Reference, context: FileContext) -> list[str]:

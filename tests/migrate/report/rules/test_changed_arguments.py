@@ -49,3 +49,11 @@ def test_a_keyword_of_a_function_tf2_replaced_is_not_to_be_dropped(messages) -> 
     inputs, sequence_length = messages(source, CODE)
     assert inputs.startswith("`inputs=` is not a parameter of TF2's `tf.nn.ctc_loss`: TF2's `tf.nn.ctc_loss` is another")
     assert "`tf.compat.v1.nn.ctc_loss`" in sequence_length and "drop it" not in sequence_length
+
+
+def test_a_function_whose_parameters_all_moved_says_so(messages) -> None:
+    [message] = messages("import tensorflow as tf\nhit = tf.nn.in_top_k(logits, labels, 1)\n", CODE)
+    assert message == (
+        "positional argument 1 of `tf.nn.in_top_k` means another parameter in TF2 "
+        "(TF2 takes its parameters in another order): pass it by keyword"
+    )

@@ -15,6 +15,18 @@ TF1 = "import tensorflow as tf\nsess = tf.Session()\n"
         pytest.param(TF1 + "picked = tf.compat.v1.where(mask, a, b)\n", id="TF1's function by choice"),
         pytest.param("import tensorflow.compat.v1 as tf\nsess = tf.Session()\nw = tf.where(m, a, b)\n", id="tf is compat.v1"),
         pytest.param(TF1 + "init = tf.keras.initializers.GlorotUniform()\n", id="TF2 Keras class"),
+        pytest.param(
+            TF1 + "ce = tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y), logits=z)\n",
+            id="softmax cross-entropy with labels already cut from the gradient",
+        ),
+        pytest.param(
+            TF1 + "ce = tf.nn.softmax_cross_entropy_with_logits(labels=tf.one_hot(y, 10), logits=z)\n",
+            id="softmax cross-entropy with one-hot labels",
+        ),
+        pytest.param(
+            TF1 + "ce = tf.compat.v1.nn.softmax_cross_entropy_with_logits(labels=y, logits=z)\n",
+            id="TF1's softmax cross-entropy by choice",
+        ),
     ],
 )
 def test_noop(source: str, findings) -> None:
@@ -27,6 +39,10 @@ def test_noop(source: str, findings) -> None:
         pytest.param(TF1 + "picked = tf.where(mask, a, b)\n", [3], id="tf.where in TF1 code"),
         pytest.param(TF1 + "init = tf.random_uniform_initializer(-1, 1)\n", [3], id="an initializer"),
         pytest.param(TF1 + "with tf.control_dependencies([tf.assert_equal(a, b)]):\n    pass\n", [3], id="an assert"),
+        pytest.param(
+            TF1 + "ce = tf.nn.softmax_cross_entropy_with_logits(labels=label, logits=logits)\n", [3],
+            id="softmax cross-entropy: TF2's back-propagates into labels",
+        ),
     ],
 )
 def test_finding(source: str, lines: list[int], findings) -> None:

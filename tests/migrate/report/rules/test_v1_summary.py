@@ -13,6 +13,10 @@ CODE = "TFM510"
         pytest.param("import tensorflow as tf\ntf.summary.scalar('loss', l, step=1)\n", id='tf.summary.scalar'),
         pytest.param("import tensorflow as tf\ntf.summary.scalar('loss', l, step)\n", id='TF2 op with a positional step'),
         pytest.param(
+            "import tensorflow as tf\nw = tf.summary.create_file_writer(d)\ntf.summary.image('x', x, 30)\n",
+            id='TF2 image op with a literal step, in a file that makes a TF2 writer',
+        ),
+        pytest.param(
             "import tensorflow as tf\ntf.summary.experimental.set_step(s)\ntf.summary.histogram('w', w)\n",
             id='TF2 op under a default step',
         ),
@@ -40,6 +44,7 @@ def test_noop(source: str, findings) -> None:
         pytest.param("import tensorflow as tf\ntf.summary.scalar('loss', loss)\n", [2], id='v1 scalar op without a step'),
         pytest.param("import tensorflow as tf\ntf.summary.histogram('w', w, collections=['c'])\n", [2], id='v1 collections='),
         pytest.param("import tensorflow as tf\ntf.summary.image('x', x, 4, family='input')\n", [2], id='v1 family='),
+        pytest.param("import tensorflow as tf\ntf.summary.image('gen', x, 30)\n", [2], id="v1 image's max_outputs by position"),
         pytest.param("import tensorflow.compat.v1 as tf\ntf.summary.scalar('loss', loss, step)\n", [2], id='through compat.v1'),
         pytest.param(
             "import tensorflow as tf\nscalar_summary = tf.summary.scalar\ndef f(l):\n    return scalar_summary('loss', l)\n",
