@@ -27,6 +27,10 @@ class Reference(NamedTuple):
     name: str
     spelling: str
     call: ast.Call | None
+    qualified: str | None
+    """What the file wrote with its root resolved, not canonicalised: a chain's `FileContext.qualified(node)`
+    (`tensorflow.compat.v1.log`), an import's module; None through a wrapper call (`helpers.slim().arg_scope`).
+    The dispatch has it at hand, and the rules about names as written ask for it (`written_names`)."""
 
 
 class MethodBody:

@@ -76,14 +76,15 @@ def references(chains: list[tuple[ast.expr, ast.Call | None]], aliases: AliasTab
         if attributes:
             attributes.reverse()
             path = ".".join(attributes)
-            resolved = resolve(f"{value}.{path}")
+            qualified = f"{value}.{path}"
         else:
             path = ""
-            resolved = resolve(value)
+            qualified = value
+        resolved = resolve(qualified)
         reference = None
         if resolved is not None:
             name, checks = resolved
-            reference = Reference(node, name, f"{root}.{path}" if path else root, call)
+            reference = Reference(node, name, f"{root}.{path}" if path else root, call, qualified)
             references.append((reference, checks))
         if binding.node is not None and node is not binding.node:
             key = id(binding)
@@ -111,7 +112,7 @@ def import_references(imports: list, aliases: AliasTable) -> list[tuple[Referenc
         for name in names:
             resolved = resolve(name)
             if resolved is not None and is_module(resolved[0]):
-                references.append((Reference(node, resolved[0], name, None), resolved[1]))
+                references.append((Reference(node, resolved[0], name, None, name), resolved[1]))
     return references
 
 

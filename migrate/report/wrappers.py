@@ -131,7 +131,7 @@ def wrapper_references(on_calls: list, aliases: AliasTable, result: FileResult, 
         resolved = resolve(".".join([target, *attributes]))
         if resolved is not None:
             spelling = ".".join([*parts]) + "()" + "".join(f".{attribute}" for attribute in attributes)
-            references.append((Reference(node, resolved[0], spelling, outer), resolved[1]))
+            references.append((Reference(node, resolved[0], spelling, outer, None), resolved[1]))
     return references
 
 

@@ -5,6 +5,7 @@ not canonicalised — `tf.io.gfile.GFile` and `tf.gfile.GFile` are one object, b
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from migrate.scanning.names import display, is_tensorflow
@@ -19,10 +20,14 @@ WRITTEN_NAME_RULES = frozenset({"TFM513", "TFM514", "TFM515", "TFM516", "TFM517"
 def written_name(reference: Reference, context: FileContext) -> str | None:
     """The reference's public TensorFlow name as written, compat layers dropped (`tensorflow.compat.v1.log` →
     `tensorflow.log`); None for a private module's name (`tensorflow.python.ops.math_ops.log`) or one reached
-    through a wrapper function."""
-    node = reference.node
-    qualified = reference.spelling if isinstance(node, (ast.Import, ast.ImportFrom)) else context.qualified(node)
-    if qualified is None or not is_tensorflow(qualified):
+    through a wrapper function. Several rules ask it of one reference: the resolved spelling it is made from
+    comes with the reference (`Reference.qualified`), and each spelling is worked out once (`_written`)."""
+    return _written(reference.qualified) if reference.qualified is not None else None
+
+
+@lru_cache(maxsize=16384)
+def _written(qualified: str) -> str | None:
+    if not is_tensorflow(qualified):
         return None
     parts = qualified.split(".")
     if "python" in parts:
