@@ -14,6 +14,7 @@ import codecs
 import errno
 import io
 import os
+import re
 import stat
 import tokenize
 from collections.abc import Iterator, Sequence
@@ -216,8 +217,10 @@ def _decode(data: bytes) -> str:
     """The text of `data` in its declared encoding (PEP 263 cookie or BOM), else UTF-8."""
     second_line_end = data.find(b"\n", data.find(b"\n") + 1)
     head = data if second_line_end == -1 else data[:second_line_end]
-    if b"coding" not in head and not data.startswith(codecs.BOM_UTF8):
-        encoding = "utf-8"  # no cookie possible: `tokenize.detect_encoding` would say so, at 20 µs a file
+    if data.startswith(codecs.BOM_UTF8):
+        encoding = _declared_encoding(data)
+    elif b"coding" not in head or _declares_utf8(head):
+        encoding = "utf-8"  # as `tokenize.detect_encoding` would say, which costs 20 µs a file
     else:
         encoding = _declared_encoding(data)
     try:
@@ -225,6 +228,22 @@ def _decode(data: bytes) -> str:
     except (UnicodeDecodeError, LookupError) as error:
         detail = f"byte 0x{data[error.start]:02x} at offset {error.start}" if isinstance(error, UnicodeDecodeError) else str(error)
         raise SkipFile(f"not valid {encoding} text ({detail}); declare its encoding or convert it to UTF-8") from None
+
+
+_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.ASCII)
+_BLANK = re.compile(rb"^[ \t\f]*(?:[#\r\n]|$)", re.ASCII)
+"""`tokenize`'s patterns of an encoding cookie and of a line that lets the cookie be on the next one."""
+
+
+def _declares_utf8(head: bytes) -> bool:
+    """Whether the first two lines (no BOM before them) declare UTF-8 by its own name, `# coding: utf-8`, as
+    most files with a cookie do (tensor2tensor's license header): the answer `tokenize.detect_encoding` gives
+    then, read here without its machinery. Any other declaration is left to it."""
+    first, newline, second = head.partition(b"\n")
+    match = _COOKIE.match(first + newline)
+    if match is None and b"coding" not in first and _BLANK.match(first + newline):
+        match = _COOKIE.match(second)
+    return match is not None and match.group(1).lower().replace(b"_", b"-") == b"utf-8"
 
 
 def _declared_encoding(data: bytes) -> str:

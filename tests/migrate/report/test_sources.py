@@ -55,6 +55,39 @@ def test_encodings_are_read_as_python_reads_them(content: bytes, finding_line: i
     assert not report.skipped and [finding.line for finding in report.findings] == [finding_line]
 
 
+@pytest.mark.parametrize(
+    ("head", "shortcut"),
+    [
+        (b"# coding=utf-8\nimport os\n", True),
+        (b"# -*- coding: UTF_8 -*-\n", True),
+        (b"#!/usr/bin/env python\n# -*- coding: utf-8 -*-\n", True),
+        (b"\n# coding: utf-8\n", True),
+        (b"# coding=utf-8 \xe9\n", True),
+        (b"import os  # coding: utf-8\n", False),
+        (b"import os\n# coding: utf-8\n", False),
+        (b"# coding: utf-8-sig\n", False),
+        (b"# coding: utf8\n", False),
+        (b"# coding: latin-1\n# coding: utf-8\n", False),
+        (b"# decoding: latin-1\n", False),
+        (b"#  vim: set fileencoding=latin-1 :\n", False),
+        (b"# no cookie\n# coding:latin-1", False),
+    ],
+)
+def test_the_utf8_cookie_shortcut_agrees_with_tokenize(head: bytes, shortcut: bool) -> None:
+    """`_declares_utf8` says yes only where `tokenize.detect_encoding` reads UTF-8 from the same lines
+    (an undecodable cookie line counts as UTF-8, as `sources._declared_encoding` reads it)."""
+    import io
+    import tokenize
+
+    try:
+        detected = tokenize.detect_encoding(io.BytesIO(head).readline)[0]
+    except SyntaxError:
+        detected = "utf-8"
+    assert sources._declares_utf8(head) is shortcut
+    if shortcut:
+        assert detected == "utf-8"
+
+
 def test_a_cookie_after_line_2_does_not_count(write, run_scan) -> None:
     path = write("late.py", b"import tensorflow as tf\n\n# -*- coding: latin-1 -*-\nname = '\xe9'\n")
     (skipped,) = run_scan(path).skipped
