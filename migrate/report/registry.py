@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from migrate.core.plugins import import_all
@@ -136,6 +137,12 @@ def import_rules() -> None:
 
         import_all(package.__name__, package.__path__)
         _loaded = True
+
+
+@lru_cache(maxsize=1)
+def fallback_codes() -> frozenset[str]:
+    """The codes of the `Rule.fallback` rules (every rule imported)."""
+    return frozenset(code for code, rule in load_rules().items() if rule.fallback)
 
 
 def rule_for(code_or_name: str) -> Rule | None:

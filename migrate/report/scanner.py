@@ -20,7 +20,7 @@ from migrate.report.collector import paused
 from migrate.report.equivalents import equivalents
 from migrate.report.hierarchy import HookClass, HookInstantiation, find_hook_instantiations, find_hooks
 from migrate.report.model import FileResult, Finding
-from migrate.report.registry import CHECKS, Rule, load_rules, matches
+from migrate.report.registry import CHECKS, Rule, fallback_codes, load_rules, matches
 from migrate.report.wrapper_lookup import Claims, WrapperLookup
 from migrate.report.wrappers import WrapperSource
 from migrate.scanning.api_tree import api_tree
@@ -273,7 +273,7 @@ def _without_covered_fallbacks(findings: list[Finding], rules: dict[str, Rule]) 
     """A fallback rule's finding goes where another rule reports on the same line (`Rule.fallback`):
     `class StopHook(tf.train.SessionRunHook)` is one hook subclass to rewrite (TFM201), not also a TF1-only name;
     a `tf1_code_only` rule's goes where no other rule finds TF1 code in the scan (TF2 code's `tf.where`)."""
-    fallback = frozenset(code for code, rule in rules.items() if rule.fallback)
+    fallback = fallback_codes()
     tf1_only = frozenset(code for code, rule in rules.items() if rule.tf1_code_only)
     covered = {(finding.path, finding.cell, finding.line) for finding in findings if finding.code not in fallback}
     tf1_code = any(finding.code not in tf1_only for finding in findings)
