@@ -43,6 +43,7 @@ from collections.abc import Iterator
 
 from migrate.report.context import FileContext, Reference
 from migrate.report.registry import Message, Rule, owned_elsewhere, register
+from migrate.report.rules.changed_semantics import advice
 from migrate.report.written_names import WRITTEN_NAME_RULES, written_name
 from migrate.scanning.names import display
 from migrate.scanning.tf1_api import changed_arguments, lookup
@@ -73,7 +74,9 @@ def check(reference: Reference, context: FileContext) -> Iterator[Message]:
             if new:
                 instead = f"it is `{new}=` there"
             elif replaced:
-                instead = _without_tf2_keyword(name)
+                instead = _without_tf2_keyword(entry.name)
+            elif (entry.name, keyword.arg) in KEYWORD_ADVICE:
+                instead = KEYWORD_ADVICE[(entry.name, keyword.arg)]
             else:
                 instead = "drop it, or do what it did another way"
             yield keyword, f"`{keyword.arg}=` is not a parameter of TF2's `{name}`: {instead}"
@@ -83,10 +86,8 @@ def check(reference: Reference, context: FileContext) -> Iterator[Message]:
             kept = f"only the first {entry.positional} keep their meaning" if entry.positional else (
                 "TF2 takes its parameters in another order"
             )
-            yield extra, (
-                f"positional argument {entry.positional + 1} of `{name}` means another parameter in TF2 "
-                f"({kept}): pass it by keyword"
-            )
+            instead = _without_tf2_keyword(entry.name) if replaced else "pass it by keyword"
+            yield extra, f"positional argument {entry.positional + 1} of `{name}` means another parameter in TF2 ({kept}): {instead}"
 
 
 def _replaced_in_tf2(name: str) -> bool:
@@ -96,12 +97,19 @@ def _replaced_in_tf2(name: str) -> bool:
     return entry is not None and entry.name == name and entry.kind == "changed"
 
 
-def _without_tf2_keyword(shown_name: str) -> str:
+def _without_tf2_keyword(name: str) -> str:
     """What to do with a TF1 keyword of a function TF2 replaced (`_replaced_in_tf2`): dropping it would be wrong."""
+    shown_name = display(name)
     return (
         f"TF2's `{shown_name}` is another function (TF1's is `tf.compat.v1.{shown_name.partition('.')[2]}`, "
-        "which tf_upgrade_v2 writes): keep TF1's under that name, or rewrite the call for TF2's parameters"
+        f"which tf_upgrade_v2 writes): keep TF1's under that name, or rewrite the call — {advice(name)}"
     )
+
+
+KEYWORD_ADVICE = {
+    ("tensorflow.nn.dropout", "keep_prob"): "TF2 takes `rate=`, the fraction dropped: pass `rate=1 - keep_prob`",
+}
+"""TF1 keywords whose TF2 replacement is not a rename but a conversion (tf_upgrade_v2 writes `rate=1 - (…)`)."""
 
 
 OPTIMIZER_KEYWORDS = {

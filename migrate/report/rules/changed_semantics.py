@@ -68,10 +68,20 @@ ADVICE = (
     ("tensorflow.where", "TF2's `tf.where` broadcasts `x` and `y` against the condition: check the shapes"),
     ("saved_model.load", "TF2's `tf.saved_model.load(path)` returns a trackable object to call, not a graph in a session"),
     ("Iterator", "TF2 iterates datasets directly (`for batch in dataset`, `iter(dataset)`)"),
+    ("ctc_loss", "TF2's takes `(labels, logits, label_length, logit_length)`: TF1's `inputs` is `logits`, its "
+                 "`sequence_length` is `logit_length`, `label_length` is required for dense labels, and "
+                 "`blank_index=-1` keeps TF1's blank (the last class)"),
+    ("losses.Reduction", "TF2's `tf.losses` is Keras': its losses take `reduction=\"sum_over_batch_size\"` "
+                         "(or `\"sum\"`, `\"none\"`); TF1's `MEAN` and the `*_NONZERO_WEIGHTS` reductions have no "
+                         "twin: divide the sum yourself"),
+    ("losses.mean_squared_error", "TF2's is Keras' `(y_true, y_pred)` function: a loss per example (the mean over "
+                                  "the last axis), no `weights`, no reduction to a scalar and no losses collection: "
+                                  "use `keras.losses.MeanSquaredError()` and `sample_weight` for weights"),
 )
 
 
-def _advice(name: str) -> str:
+def advice(name: str) -> str:
+    """What to check or write for a name TF2 has for another function (`entry.name` of the TF1-only data)."""
     return next((text for key, text in ADVICE if key in name), "check the call against TF2's documentation")
 
 
@@ -86,7 +96,7 @@ def check(reference: Reference, context: FileContext) -> Iterator[Message]:
         writes = f"tf_upgrade_v2 writes `{display(entry.target)}`"
     else:
         writes = f"TF1's is `tf.compat.v1.{display(entry.name).partition('.')[2]}`, which tf_upgrade_v2 writes"
-    yield reference.node, f"`{shown(reference)}` is another function in TF2 ({writes}): {_advice(entry.name)}"
+    yield reference.node, f"`{shown(reference)}` is another function in TF2 ({writes}): {advice(entry.name)}"
 
 
 GRADIENT_FREE = frozenset({"tensorflow.stop_gradient", "tensorflow.one_hot"})

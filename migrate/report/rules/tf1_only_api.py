@@ -248,6 +248,43 @@ FAMILIES: tuple[Family, ...] = (
         "`on_train_end`)",
         suffixes=("Hook",),
     ),
+    Family(
+        "the asserts live in `tf.debugging` in TF2 (`tf.debugging.assert_positive`, `tf.debugging.assert_type`, …); "
+        "they raise at once in eager code and return None: call them as statements, not in `control_dependencies`",
+        prefixes=("tensorflow.assert_",),
+    ),
+    Family(
+        "TF2 has no sessions to create or supervise: train with `model.fit` or a `tf.function` step in a loop, "
+        "save with `tf.train.CheckpointManager` (see modern/training.py)",
+        _names("train.SessionCreator", "train.WorkerSessionCreator", "train.SessionManager", "train.Supervisor"),
+    ),
+    Family(
+        "TF2 places variables on parameter servers with `tf.distribute.experimental.ParameterServerStrategy` "
+        "(the cluster described by `tf.distribute.cluster_resolver.TFConfigClusterResolver`)",
+        _names("train.replica_device_setter"),
+    ),
+    Family(
+        "`tf.train.load_checkpoint(path)` returns the same reader (`get_tensor`, `get_variable_to_shape_map`); "
+        "`tf.train.list_variables(path)` lists names and shapes",
+        _names("train.NewCheckpointReader"),
+    ),
+    Family(
+        "normalise with `keras.layers.BatchNormalization` (fused where it can be), or `tf.nn.batch_normalization` "
+        "with moments from `tf.nn.moments`",
+        _names("nn.fused_batch_norm"),
+    ),
+    Family(
+        "distributions moved to TensorFlow Probability (`tfp.distributions`, the `tensorflow-probability` package)",
+        prefixes=("tensorflow.distributions",),
+    ),
+    Family(
+        "build a `tf.sparse.SparseTensor(indices, values, dense_shape)` and densify it with `tf.sparse.to_dense`",
+        _names("sparse_to_dense"),
+    ),
+    Family(
+        "TF2's `TensorShape` holds ints or None: `tensor.shape[i]` is the int itself (no `Dimension`, no `.value`)",
+        _names("Dimension"),
+    ),
 )
 
 

@@ -57,3 +57,13 @@ def test_a_function_whose_parameters_all_moved_says_so(messages) -> None:
         "positional argument 1 of `tf.nn.in_top_k` means another parameter in TF2 "
         "(TF2 takes its parameters in another order): pass it by keyword"
     )
+
+
+def test_dropout_keep_prob_says_how_to_convert_it(messages) -> None:
+    [message] = messages("import tensorflow as tf\nh = tf.nn.dropout(h, keep_prob=0.9)\n", CODE)
+    assert message.endswith("TF2 takes `rate=`, the fraction dropped: pass `rate=1 - keep_prob`")
+
+
+def test_a_positional_argument_of_a_function_tf2_replaced_is_not_to_be_passed_by_keyword(messages) -> None:
+    [message] = messages("import tensorflow as tf\nloss = tf.nn.ctc_loss(y, x, n)\n", CODE)
+    assert "TF2's `tf.nn.ctc_loss` is another function" in message and "pass it by keyword" not in message

@@ -47,3 +47,16 @@ def test_noop(source: str, findings) -> None:
 )
 def test_finding(source: str, lines: list[int], findings) -> None:
     assert findings(source, CODE) == [(line, CODE) for line in lines]
+
+
+@pytest.mark.parametrize(
+    ("source", "advice"),
+    [
+        pytest.param("loss = tf.losses.mean_squared_error(y, p)\n", "`keras.losses.MeanSquaredError()`", id="TF1 MSE loss"),
+        pytest.param("r = tf.losses.Reduction.MEAN\n", 'reduction="sum_over_batch_size"', id="TF1 loss reductions"),
+        pytest.param("ctc = tf.nn.ctc_loss\n", "`blank_index=-1`", id="ctc_loss"),
+    ],
+)
+def test_advice_says_what_tf2s_function_is(source: str, advice: str, messages) -> None:
+    [message] = messages(TF1 + source, CODE)
+    assert advice in message

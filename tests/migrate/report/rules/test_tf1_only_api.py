@@ -53,6 +53,15 @@ def test_finding(source: str, lines: list[int], findings) -> None:
                      id="a hook's method called by a subclass → Keras callbacks"),
         pytest.param("tf.div(a, b)", "`tf.math.floordiv`", id="div → / or //"),
         pytest.param("tf.GraphDef()", "`tf.saved_model.save`", id="graph protos → SavedModel"),
+        pytest.param("tf.assert_positive(x)", "`tf.debugging.assert_positive`", id="asserts → tf.debugging"),
+        pytest.param("tf.train.Supervisor(logdir=d)", "`tf.train.CheckpointManager`", id="session management → fit"),
+        pytest.param("tf.train.replica_device_setter(ps_tasks=2)", "`tf.distribute.experimental.ParameterServerStrategy`",
+                     id="replica device setter → parameter-server strategy"),
+        pytest.param("tf.train.NewCheckpointReader(p)", "`tf.train.load_checkpoint(path)`", id="checkpoint reader"),
+        pytest.param("tf.nn.fused_batch_norm(x, s, o)", "`keras.layers.BatchNormalization`", id="fused batch norm"),
+        pytest.param("tf.distributions.Normal(0., 1.)", "`tfp.distributions`", id="distributions → TFP"),
+        pytest.param("tf.sparse_to_dense(i, s, v)", "`tf.sparse.to_dense`", id="sparse_to_dense"),
+        pytest.param("tf.Dimension(3)", "no `Dimension`", id="Dimension → ints"),
     ],
 )
 def test_message_names_the_tf2_home(source: str, home: str, messages) -> None:
