@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import logging
 import os
 import sys
@@ -53,30 +54,18 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import tensorflow as tf
+from tensorflow.python.training import training
 
-from legacy.distributed.pair import (
-    Replicated,
-    WorkerRecord,
-    check_training_spec,
-    checkpoint_listener,
-    evaluate_last_checkpoint,
-    step_barrier_hook,
-    synchronised_optimizers,
-    train_batches,
-    wait_for_chief_hook,
-    worker_slice,
-)
+from legacy.distributed import pair as between_graph
+from migrate.core import role_program
 from migrate.core.progress_file import ProgressFile
-from migrate.core.role_program import (
-    RoleFailed,
-    RoleProgram,
-    add_role_flags,
-    require_run,
-)
 from migrate.core.side_trace import Action, Role, SideTrace, write_side_trace
 from migrate.core.tf_config import TfConfigError, read_tf_config, require_roles, require_task_in_cluster
 from migrate.parity.distributed.pair_run import PairRun
 from migrate.parity.pair import Pair
+from migrate.parity.sides.legacy_side import call_model_fn
+from migrate.parity.sides.seeding import seed_everything
 
 TRAINING_ROLES = ("chief", "ps")
 """What the training cluster must have; ``worker`` tasks are optional, ``evaluator`` is outside the cluster."""
@@ -102,7 +91,7 @@ def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, li
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    add_role_flags(parser)
+    role_program.add_role_flags(parser)
     parser.add_argument("--eval-throttle-secs", type=int, default=1, help="evaluator: EvalSpec throttle_secs")
     parser.add_argument("--eval-timeout", type=float, default=120.0,
                         help="evaluator: seconds to wait for the chief's first checkpoint before giving up")
@@ -111,12 +100,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def wait_for_checkpoint(model_dir: Path, timeout: float, who: str) -> str:
     """The first checkpoint of `model_dir`, polled every 0.2 s; `RoleFailed` after `timeout` seconds."""
-    import tensorflow as tf
-
     deadline = time.monotonic() + timeout
     while (latest := tf.train.latest_checkpoint(str(model_dir))) is None:
         if time.monotonic() > deadline:
-            raise RoleFailed(
+            raise role_program.RoleFailed(
                 f"no checkpoint arrived in {model_dir} within {timeout:g} s; {who} evaluates the checkpoints the "
                 "chief writes there. Is the chief running, with the same model dir?"
             )
@@ -131,8 +118,6 @@ def summary_tags(directory: Path) -> list[tuple[int, set[str]]]:
     merged summaries (the Estimator's loss scalar), StepCounterHook
     `STEP_RATE_TAG` alone, the evaluator every metric of one evaluation.
     """
-    import tensorflow as tf
-
     found = []
     for path in sorted(directory.glob("events.out.tfevents.*")):
         found += [(event.step, {value.tag for value in event.summary.value})
@@ -140,11 +125,9 @@ def summary_tags(directory: Path) -> list[tuple[int, set[str]]]:
     return sorted(found, key=lambda item: item[0])
 
 
-def metrics_exporter(record: WorkerRecord) -> Any:
+def metrics_exporter(record: between_graph.WorkerRecord) -> Any:
     """Evaluator: keeps each evaluation's scalar metrics and records it as an ``Evaluation`` action at its checkpoint's
     step (`train_and_evaluate` calls exporters after every evaluation)."""
-    import tensorflow as tf
-
     class MetricsExporter(tf.estimator.Exporter):
         @property
         def name(self) -> str:
@@ -166,16 +149,12 @@ def short_stop_grace_period(seconds: float = 5.0) -> None:
     grace period, so this process wraps the class it calls (TF1 users' sync
     jobs idled those two minutes at every end).
     """
-    import functools
-
-    from tensorflow.python.training import training
-
     original = training.MonitoredTrainingSession
     if not isinstance(original, functools.partial):
         training.MonitoredTrainingSession = functools.partial(original, stop_grace_period_secs=seconds)
 
 
-def _logging_recorder(record: WorkerRecord) -> logging.Handler:
+def _logging_recorder(record: between_graph.WorkerRecord) -> logging.Handler:
     """Records the Estimator's own LoggingTensorHook ("loss = …, step = …") at this worker's step count."""
 
     class Recorder(logging.Handler):
@@ -187,22 +166,17 @@ def _logging_recorder(record: WorkerRecord) -> logging.Handler:
     return Recorder()
 
 
-def cluster_model_fn(pair: Pair, workers: int, found: Replicated, built: list[Any]) -> Callable[..., Any]:
+def cluster_model_fn(pair: Pair, workers: int, found: between_graph.Replicated, built: list[Any]) -> Callable[..., Any]:
     """The pair's model_fn for the Estimator: in TRAIN mode its optimizer wrapped in `SyncReplicasOptimizer`, whose
     hook joins the spec's training hooks, and its loss kept in `built` for the step barrier."""
-    import tensorflow as tf
-
-    from migrate.parity.sides.legacy_side import call_model_fn
-    from migrate.parity.sides.seeding import seed_everything
-
     def model_fn(features: Any, labels: Any, mode: str, params: dict[str, Any], config: Any) -> Any:
         seed_everything(int(params.get("seed", 0)))
         training = mode == tf.estimator.ModeKeys.TRAIN
-        with synchronised_optimizers(workers, found) if training else contextlib.nullcontext():
+        with between_graph.synchronised_optimizers(workers, found) if training else contextlib.nullcontext():
             spec = call_model_fn(pair, features, labels, mode, params, config)
         if not training:
             return spec
-        check_training_spec(pair, spec, found, synchronous=True)
+        between_graph.check_training_spec(pair, spec, found, synchronous=True)
         built.append(spec.loss)
         sync_hooks = [sync.make_session_run_hook(config.is_chief, num_tokens=0) for sync in found.optimizers]
         return spec._replace(training_hooks=[*(spec.training_hooks or ()), *sync_hooks])
@@ -213,22 +187,18 @@ def cluster_model_fn(pair: Pair, workers: int, found: Replicated, built: list[An
 def train_spec(args: argparse.Namespace, pair: Pair, params: dict[str, Any], task_type: str, worker: int | None,
                workers: int, config: Any, barrier: Any, listeners: list[Any]) -> Any:
     """The TrainSpec: this trainer's slice of every global batch in order, the step barrier."""
-    import tensorflow as tf
-
     def input_fn() -> Any:
-        return train_batches(pair, params).map(lambda features, labels: worker_slice((features, labels), worker or 0, workers))
+        return between_graph.train_batches(pair, params).map(lambda features, labels: between_graph.worker_slice((features, labels), worker or 0, workers))
 
     hooks = [] if worker is None else [barrier]  # the evaluator trains nothing
     if task_type == "worker":
-        hooks.insert(0, wait_for_chief_hook(config.master, config.session_config))
+        hooks.insert(0, between_graph.wait_for_chief_hook(config.master, config.session_config))
     return tf.estimator.TrainSpec(input_fn, max_steps=args.steps, hooks=hooks, saving_listeners=listeners)
 
 
 def eval_spec(args: argparse.Namespace, pair: Pair, params: dict[str, Any], task_type: str,
-              record: WorkerRecord) -> Any:
+              record: between_graph.WorkerRecord) -> Any:
     """The EvalSpec: the pair's eval input on the evaluator (nothing elsewhere), every evaluation's metrics recorded."""
-    import tensorflow as tf
-
     return tf.estimator.EvalSpec(lambda: pair.call("eval_input_fn", params) if task_type == "evaluator" else None,
                                  steps=None, name=None, exporters=[metrics_exporter(record)],
                                  start_delay_secs=0, throttle_secs=args.eval_throttle_secs)
@@ -247,8 +217,6 @@ def _summary_actions(args: argparse.Namespace, task_type: str) -> list[Action]:
 
 
 def run_config(args: argparse.Namespace, seed: int) -> Any:
-    import tensorflow as tf
-
     return tf.estimator.RunConfig(
         model_dir=str(args.model_dir), tf_random_seed=seed, save_checkpoints_steps=args.save_checkpoints_steps,
         save_summary_steps=args.log_step_count_steps, log_step_count_steps=args.log_step_count_steps,
@@ -258,8 +226,6 @@ def run_config(args: argparse.Namespace, seed: int) -> Any:
 
 def serve_variables(args: argparse.Namespace) -> None:
     """The ps: `train_and_evaluate` starts its server and joins it (until the launcher stops this process)."""
-    import tensorflow as tf
-
     def never_called(features: Any, labels: Any, mode: str) -> Any:
         raise AssertionError("a ps builds no model")
 
@@ -270,17 +236,15 @@ def serve_variables(args: argparse.Namespace) -> None:
 def run_task(args: argparse.Namespace, run: PairRun, task_type: str, index: int,
              cluster: dict[str, list[str]]) -> SideTrace:
     """Build the Estimator and the specs, and run this task's part of `train_and_evaluate` (chief, worker, evaluator)."""
-    import tensorflow as tf
-
     workers = len(cluster["chief"]) + len(cluster.get("worker", []))
     worker = {"chief": 0, "worker": index + 1}.get(task_type)
     pair, params = run.load(evaluates=task_type == "evaluator"), run.params("legacy")
     config = run_config(args, int(params.get("seed", 0)))
-    found, built = Replicated([], []), list[Any]()
+    found, built = between_graph.Replicated([], []), list[Any]()
     estimator = tf.estimator.Estimator(cluster_model_fn(pair, workers, found, built), config=config, params=params)
-    record = WorkerRecord(ProgressFile(args.progress))
-    barrier = step_barrier_hook(worker or 0, workers, record, lambda: built[-1])
-    listeners = [checkpoint_listener(args.initial_weights_out, record, found)] if task_type == "chief" else []
+    record = between_graph.WorkerRecord(ProgressFile(args.progress))
+    barrier = between_graph.step_barrier_hook(worker or 0, workers, record, lambda: built[-1])
+    listeners = [between_graph.checkpoint_listener(args.initial_weights_out, record, found)] if task_type == "chief" else []
     train = train_spec(args, pair, params, task_type, worker, workers, config, barrier, listeners)
     evaluate = eval_spec(args, pair, params, task_type, record)
     if task_type == "evaluator":
@@ -301,7 +265,7 @@ def run_task(args: argparse.Namespace, run: PairRun, task_type: str, index: int,
                 start_step=record.start, final_step=final, seconds=ended - ready, startup_seconds=ready - began,
                 loss_kind="this worker's loss on its slice of the global batch")
     os.environ.pop("TF_CONFIG", None)  # the chief's own evaluation below is a local Estimator, not a cluster task
-    metrics = evaluate_last_checkpoint(pair, params, args.model_dir) if task_type == "chief" else None
+    metrics = between_graph.evaluate_last_checkpoint(pair, params, args.model_dir) if task_type == "chief" else None
     return record.trace("legacy", role, {"tensorflow": tf.__version__}, metrics)
 
 
@@ -311,12 +275,12 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
         print(f"ps {index} serving at {cluster['ps'][index]}", file=sys.stderr, flush=True)
         serve_variables(args)
         return 0
-    require_run(args, f"a {task_type}")
+    role_program.require_run(args, f"a {task_type}")
     write_side_trace(args.trace, run_task(args, PairRun.read(args.run), task_type, index, cluster))
     return 0
 
 
-PROGRAM = RoleProgram("legacy.distributed.estimator", __doc__.splitlines()[0], configure, run)
+PROGRAM = role_program.RoleProgram("legacy.distributed.estimator", __doc__.splitlines()[0], configure, run)
 main = PROGRAM.main
 
 

@@ -54,27 +54,22 @@ import contextlib
 import os
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
+import tensorflow as tf
 
+from migrate.core import role_program
 from migrate.core.progress_file import ProgressFile
-from migrate.core.role_program import (
-    RoleFailed,
-    RoleProgram,
-    RoleRecord,
-    add_role_flags,
-    require_run,
-    serve,
-    start_server,
-)
 from migrate.core.side_trace import Role, SideTrace, write_side_trace
 from migrate.core.tf_config import task_of
 from migrate.parity.distributed.pair_run import INITIAL_STATE_KEY, INITIAL_TRAINABLE_KEY, PairRun
 from migrate.parity.pair import Pair, PairError
+from migrate.parity.sides import legacy_side
+from migrate.parity.sides.seeding import seed_everything
 
 ROLES = ("ps", "worker")
 REPLICATIONS = ("sync", "async")
@@ -86,7 +81,7 @@ def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, li
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    add_role_flags(parser)
+    role_program.add_role_flags(parser)
     parser.add_argument("--replication", choices=REPLICATIONS, default="sync",
                         help="sync: SyncReplicasOptimizer around the model_fn's optimizer; async: plain updates")
     parser.add_argument("--initial-weights-out", type=Path, help="chief: write the step-0 variables here (.npz)")
@@ -95,8 +90,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def wait_for_chief_hook(master: str, config: Any, timeout: float = 120.0) -> Any:
     """Non-chief: a hook polling, before its session is made, until the chief has initialised the variables (a
     non-chief `SessionManager` would sleep 30 s between checks); `RoleFailed` after `timeout` seconds."""
-    import tensorflow as tf
-
     class WaitForChiefHook(tf.compat.v1.train.SessionRunHook):
         def begin(self) -> None:
             uninitialized = tf.compat.v1.report_uninitialized_variables(tf.compat.v1.global_variables())
@@ -104,14 +97,14 @@ def wait_for_chief_hook(master: str, config: Any, timeout: float = 120.0) -> Any
             with tf.compat.v1.Session(master, config=config) as session:
                 while len(session.run(uninitialized)):
                     if time.monotonic() > deadline:
-                        raise RoleFailed(f"the chief did not initialise the variables within {timeout:.0f} s.")
+                        raise role_program.RoleFailed(f"the chief did not initialise the variables within {timeout:.0f} s.")
                     time.sleep(0.2)
 
     return WaitForChiefHook()
 
 
 @dataclass
-class WorkerRecord(RoleRecord):
+class WorkerRecord(role_program.RoleRecord):
     """What a worker records while it trains (`RoleRecord`), and its global step as the hooks see it."""
 
     step: int = 0
@@ -136,8 +129,6 @@ def step_barrier_hook(index: int, workers: int, record: WorkerRecord, loss: Call
     variable (a global variable, created on `device`: the chief initialises
     it), which each worker marks after its step.
     """
-    import tensorflow as tf
-
     class StepBarrierHook(tf.compat.v1.train.SessionRunHook):
         def begin(self) -> None:
             with tf.compat.v1.device(device) if device is not None else contextlib.nullcontext():
@@ -182,8 +173,6 @@ class Replicated(NamedTuple):
 @contextlib.contextmanager
 def synchronised_optimizers(workers: int, found: Replicated) -> Iterator[None]:
     """While the model_fn runs, `Optimizer.apply_gradients` goes through a `SyncReplicasOptimizer` around it."""
-    import tensorflow as tf
-
     base = tf.compat.v1.train.Optimizer
     original = base.apply_gradients
     inside = [False]
@@ -217,8 +206,6 @@ def synchronised_optimizers(workers: int, found: Replicated) -> Iterator[None]:
 
 def worker_slice(batch: Any, worker: int, workers: int) -> Any:
     """Worker `worker`'s rows of a global batch (every tensor of a nested structure, along its first axis)."""
-    import tensorflow as tf
-
     def rows(tensor):
         local = tf.shape(tensor)[0] // workers
         return tensor[worker * local:(worker + 1) * local]
@@ -229,8 +216,6 @@ def worker_slice(batch: Any, worker: int, workers: int) -> Any:
 def check_training_spec(pair: Pair, spec: Any, found: Replicated, synchronous: bool) -> None:
     """The TRAIN-mode spec can train between graphs: a loss and a train_op, synchronously through one TF1 optimizer
     (wrapped while the model_fn ran) or the model_fn's own `SyncReplicasOptimizer`; a `PairError` says why not."""
-    import tensorflow as tf
-
     if spec.train_op is None or spec.loss is None:
         raise PairError(f"{pair.origin}: model_fn in TRAIN mode returned no train_op or no loss.")
     own_sync = any(op.type in ("AccumulatorTakeGradient", "SparseAccumulatorTakeGradient")
@@ -268,8 +253,6 @@ class PairGraph(NamedTuple):
 
 def train_batches(pair: Pair, params: dict[str, Any]) -> Any:
     """The global batches of the pair's `train_input_fn`; a `PairError` unless they are a `tf.data.Dataset`."""
-    import tensorflow as tf
-
     dataset = pair.call("train_input_fn", params)
     if not isinstance(dataset, tf.data.Dataset):
         raise PairError(f"{pair.origin}: train_input_fn(params) returned {type(dataset).__name__}; a distributed run "
@@ -286,8 +269,6 @@ def pair_input(pair: Pair, params: dict[str, Any], index: int, workers: int,
     seed of the pair's seed, the worker and that step (so a restarted worker
     draws new ones).
     """
-    import tensorflow as tf
-
     dataset = train_batches(pair, params)
     start = tf.compat.v1.placeholder(tf.int64, [], name="pair_start_step")
     if synchronous:
@@ -305,11 +286,6 @@ def pair_input(pair: Pair, params: dict[str, Any], index: int, workers: int,
 def build_pair_graph(pair: Pair, params: dict[str, Any], args: argparse.Namespace, index: int,
                      cluster: dict[str, list[str]]) -> PairGraph:
     """Worker `index`'s graph, in the default graph: the model_fn's, its variables on the ps."""
-    import tensorflow as tf
-
-    from migrate.parity.sides.legacy_side import call_model_fn
-    from migrate.parity.sides.seeding import seed_everything
-
     workers = len(cluster["worker"])
     seed_everything(int(params.get("seed", 0)))
     setter = tf.compat.v1.train.replica_device_setter(worker_device=f"/job:worker/task:{index}", cluster=cluster)
@@ -320,7 +296,7 @@ def build_pair_graph(pair: Pair, params: dict[str, Any], args: argparse.Namespac
             synchronous = args.replication == "sync"
             features, labels, skip, iterator_init = pair_input(pair, params, index, workers, synchronous)
         with synchronised_optimizers(workers, found) if synchronous else contextlib.nullcontext():
-            spec = call_model_fn(pair, features, labels, tf.estimator.ModeKeys.TRAIN, params)
+            spec = legacy_side.call_model_fn(pair, features, labels, tf.estimator.ModeKeys.TRAIN, params)
         check_training_spec(pair, spec, found, synchronous)
         tf.compat.v1.summary.scalar("loss", spec.loss)  # what the Estimator adds for its SummarySaverHook
         chief_ready = tf.compat.v1.get_variable(
@@ -336,8 +312,6 @@ def worker_hooks(args: argparse.Namespace, graph: PairGraph, index: int, workers
                  record: WorkerRecord) -> tuple[list[Any], list[Any]]:
     """(every worker's hooks, the chief's hooks): TF1's, each subclassed to record when it acts in `record`, and
     the step barrier first (synchronous), so the others see the step it counts."""
-    import tensorflow as tf
-
     class Summaries(tf.compat.v1.train.SummarySaverHook):
         def after_run(self, run_context, run_values):
             if self._request_summary:
@@ -375,8 +349,6 @@ def worker_hooks(args: argparse.Namespace, graph: PairGraph, index: int, workers
 def model_variables(found: Replicated) -> tuple[dict[str, Any], dict[str, Any]]:
     """(trainable variables, state) of the model_fn's graph by name: the state is every other floating variable
     that existed when the first gradients were applied (batch-norm moving statistics; no slot, no global step)."""
-    import tensorflow as tf
-
     trainable = {v.op.name: v for v in tf.compat.v1.trainable_variables()}
     global_step = tf.compat.v1.train.get_global_step()
     state = {v.op.name: v for v in found.model_variables if v.op.name not in trainable and v is not global_step
@@ -384,26 +356,20 @@ def model_variables(found: Replicated) -> tuple[dict[str, Any], dict[str, Any]]:
     return trainable, state
 
 
-def save_initial_weights(values: dict[str, Any], trainable: Sequence[str], state: Sequence[str], path: Path) -> None:
-    """The step-0 trainable variables and state as .npz, renamed into place: the modern side starts once it exists."""
-    partial = path.with_name(path.name + ".partial.npz")
-    np.savez(partial, **{INITIAL_TRAINABLE_KEY: np.array(list(trainable), dtype=str),
-                         INITIAL_STATE_KEY: np.array(list(state), dtype=str)}, **values)
-    os.replace(partial, path)
-
-
 def checkpoint_listener(initial_weights_out: Path | None, record: WorkerRecord, found: Replicated) -> Any:
     """The chief's saving listener: records each save and, at the step-0 save of a fresh start, writes the
-    trainable variables and state to `initial_weights_out` (what the modern side starts from)."""
-    import tensorflow as tf
-
+    trainable variables and state to `initial_weights_out` (.npz, renamed into place: the modern side, which
+    starts from them, starts once it exists)."""
     class Saved(tf.compat.v1.train.CheckpointSaverListener):
         def after_save(self, session, global_step_value):
             record.act("CheckpointSaverHook", global_step_value)
             if global_step_value == 0 and initial_weights_out is not None:
                 trainable, state = model_variables(found)
-                save_initial_weights(session.run({**trainable, **state}), list(trainable), list(state),
-                                     initial_weights_out)
+                partial = initial_weights_out.with_name(initial_weights_out.name + ".partial.npz")
+                np.savez(partial, **{INITIAL_TRAINABLE_KEY: np.array(list(trainable), dtype=str),
+                                     INITIAL_STATE_KEY: np.array(list(state), dtype=str)},
+                         **session.run({**trainable, **state}))
+                os.replace(partial, initial_weights_out)
 
     return Saved()
 
@@ -423,8 +389,6 @@ def train_pair_asynchronously(session, graph: PairGraph, record: WorkerRecord) -
 def train_pair_worker(pair: Pair, params: dict[str, Any], args: argparse.Namespace, index: int,
                       cluster: dict[str, list[str]], server, record: WorkerRecord) -> tuple[int, float, float]:
     """Build the graph and train in a `MonitoredTrainingSession`: (start step, startup and training seconds)."""
-    import tensorflow as tf
-
     is_chief = index == 0
     config = tf.compat.v1.ConfigProto(device_filters=["/job:ps", f"/job:worker/task:{index}"])
     with tf.Graph().as_default():
@@ -462,10 +426,6 @@ def evaluate_last_checkpoint(pair: Pair, params: dict[str, Any], model_dir: Path
     cluster's model dir gets no ``eval/`` events, (``TF_CONFIG`` is out of the
     environment since `run`: the Estimator would take this process for a cluster task).
     """
-    import tensorflow as tf
-
-    from migrate.parity.sides import legacy_side
-
     if not pair.has_eval:
         return None
     checkpoint = tf.train.latest_checkpoint(str(model_dir))
@@ -476,8 +436,6 @@ def evaluate_last_checkpoint(pair: Pair, params: dict[str, Any], model_dir: Path
 
 def run_pair_worker(args: argparse.Namespace, index: int, cluster: dict[str, list[str]], server) -> SideTrace:
     """Train worker `index` on the pair and return its trace (on the chief with the eval metrics)."""
-    import tensorflow as tf
-
     run = PairRun.read(args.run)
     run.local_batch(len(cluster["worker"]))
     pair, params = run.load(), run.params("legacy")
@@ -497,16 +455,15 @@ def run_pair_worker(args: argparse.Namespace, index: int, cluster: dict[str, lis
 def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     task_type, index, cluster = role_from_tf_config(environ)
     os.environ.pop("TF_CONFIG", None)  # the cluster is passed on explicitly; a canned model_fn's RunConfig must not read it
-    if task_type == "worker":
-        require_run(args, "a worker")
     if task_type == "ps":
-        return serve(cluster, task_type, index)
-    server = start_server(cluster, task_type, index)
+        return role_program.serve(cluster, task_type, index)
+    role_program.require_run(args, "a worker")
+    server = role_program.start_server(cluster, task_type, index)
     write_side_trace(args.trace, run_pair_worker(args, index, cluster, server))
     return 0
 
 
-PROGRAM = RoleProgram("legacy.distributed.pair", __doc__.splitlines()[0], configure, run)
+PROGRAM = role_program.RoleProgram("legacy.distributed.pair", __doc__.splitlines()[0], configure, run)
 main = PROGRAM.main
 
 

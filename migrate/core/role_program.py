@@ -21,9 +21,9 @@ Every message goes to stderr, prefixed with the program and its task
 (``legacy.distributed.pair (worker 1): error: ...``). A role's report is one
 `migrate.core.side_trace.SideTrace` (`RoleRecord.trace`), written whole or not at all
 with `write_side_trace` and read back by the launcher, once the process has
-exited 0, with `read_side_trace`. TF-free: the programs import
-TensorFlow inside their `run` (`start_server` and `serve`, the task's
-server, import it when called).
+exited 0, with `read_side_trace`. The kit is TF-free (`start_server` and
+`serve`, the task's server, import TensorFlow when called); the programs
+import it at their top.
 """
 from __future__ import annotations
 

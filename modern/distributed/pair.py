@@ -41,51 +41,50 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import keras
 import numpy as np
+import tensorflow as tf
 
+from migrate.core import role_program
+from migrate.core.mapping import Weight
 from migrate.core.progress_file import ProgressFile
-from migrate.core.role_program import (
-    RoleError,
-    RoleProgram,
-    RoleRecord,
-    add_role_flags,
-    require_run,
-)
 from migrate.core.side_trace import Role, write_side_trace
 from migrate.core.tf_config import read_tf_config
 from migrate.parity.distributed.pair_run import INITIAL_STATE_KEY, INITIAL_TRAINABLE_KEY, PairRun
 from migrate.parity.pair import Pair, PairError
+from migrate.parity.run import mapping_for, state_mapping_for
+from migrate.parity.sides.keras_training import LOSS_NOT_REPORTED, optimizers_of
+from migrate.parity.sides.modern_side import ModernSide
+from modern.callbacks.stop_at_step import StopAtStep
+from modern.distributed.backup import BACKUP_DIRNAME, backup_callback, backup_exists, fit_layout, keras_major
+from modern.distributed.recorded_callbacks import recorded_callbacks
 
 
 def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, int]:
     """(task type, index, number of workers) from ``TF_CONFIG``, with a clear error for what is missing."""
     cluster, task_type, index = read_tf_config(environ)
     if not cluster.get("worker"):
-        raise RoleError(f"TF_CONFIG's cluster {sorted(cluster)} has no 'worker' role; MultiWorkerMirroredStrategy needs one.")
+        raise role_program.RoleError(f"TF_CONFIG's cluster {sorted(cluster)} has no 'worker' role; MultiWorkerMirroredStrategy needs one.")
     if task_type != "worker" or not 0 <= index < len(cluster["worker"]):
-        raise RoleError(f"TF_CONFIG's task {task_type}:{index} is not one of the {len(cluster['worker'])} workers.")
+        raise role_program.RoleError(f"TF_CONFIG's task {task_type}:{index} is not one of the {len(cluster['worker'])} workers.")
     return task_type, index, len(cluster["worker"])
 
 
 def start_strategy(environ: dict[str, str], index: int) -> Any:
     """This worker's `MultiWorkerMirroredStrategy` (its server starts here); `RoleError` when it cannot start."""
-    import tensorflow as tf
-
     try:
         return tf.distribute.MultiWorkerMirroredStrategy()
     except (tf.errors.OpError, RuntimeError, ValueError) as error:
         address = json.loads(environ["TF_CONFIG"])["cluster"]["worker"][index]
-        raise RoleError(
+        raise role_program.RoleError(
             f"could not start the server of worker {index} at {address} "
             f"({getattr(error, 'message', str(error)).strip()}); is the port already taken?"
         ) from error
 
 
-def trace_callback(record: RoleRecord, begun: dict[str, int]) -> Any:
+def trace_callback(record: role_program.RoleRecord, begun: dict[str, int]) -> Any:
     """A Keras callback keeping the step training starts at (after any restore: the data position) and recording
     each global batch's mean loss."""
-    import keras
-
     class Trace(keras.callbacks.Callback):
         def on_train_begin(self, logs: dict[str, Any] | None = None) -> None:
             begun["step"] = int(self.model.optimizer.iterations.numpy())
@@ -98,7 +97,7 @@ def trace_callback(record: RoleRecord, begun: dict[str, int]) -> Any:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    add_role_flags(parser)
+    role_program.add_role_flags(parser)
     parser.add_argument("--initial-weights", type=Path, help="the legacy chief's step-0 variables (.npz)")
 
 
@@ -110,10 +109,6 @@ def loss_reader(model: Any) -> Callable[[dict[str, Any]], tuple[Any, bool]]:
     step's last `compute_loss` value); a step that reports neither is a
     `PairError` (the rule of the single-process engine).
     """
-    import tensorflow as tf
-
-    from migrate.parity.sides.keras_training import LOSS_NOT_REPORTED
-
     computed: list[Any] = []
     compute_loss = model.compute_loss
 
@@ -140,9 +135,6 @@ def report_global_step_loss(model: Any) -> None:
     ``first``; Keras 3 with ``mean`` over a rank-1 value: the all-reduced
     value is made the same either way.
     """
-    import keras
-    import tensorflow as tf
-
     keras_3 = int(keras.__version__.split(".")[0]) >= 3
     read_loss, train_step = loss_reader(model), model.train_step
 
@@ -164,8 +156,6 @@ def report_global_step_loss(model: Any) -> None:
 
 def initial_weights_from(path: Path) -> tuple[dict[str, np.ndarray], list[Any], list[Any]]:
     """(values by TF1 name, trainable `Weight`s, state `Weight`s) of the legacy chief's step-0 file."""
-    from migrate.core.mapping import Weight
-
     with np.load(path) as stored:
         values = {name: stored[name] for name in stored.files if name not in (INITIAL_TRAINABLE_KEY, INITIAL_STATE_KEY)}
         trainable, state = list(stored[INITIAL_TRAINABLE_KEY]), list(stored[INITIAL_STATE_KEY])
@@ -178,8 +168,6 @@ def initial_weights_from(path: Path) -> tuple[dict[str, np.ndarray], list[Any], 
 
 def give_initial_weights(side: Any, pair: Pair, path: Path) -> None:
     """Map the legacy step-0 values onto the Keras weights and assign them (on every replica)."""
-    from migrate.parity.run import mapping_for, state_mapping_for
-
     values, trainable, state = initial_weights_from(path)
     constants = {name: float(np.ravel(value)[0]) if value.size and np.all(value == np.ravel(value)[0]) else None
                  for name, value in values.items()}
@@ -191,9 +179,6 @@ def give_initial_weights(side: Any, pair: Pair, path: Path) -> None:
 def built_side(pair: Pair, params: dict[str, Any]) -> Any:
     """The pair's `ModernSide`: its compiled model built on the first batch, its optimizers' variables made (a
     checkpoint or backup restores into them); in the caller's strategy scope, if any."""
-    from migrate.parity.sides.keras_training import optimizers_of
-    from migrate.parity.sides.modern_side import ModernSide
-
     side = ModernSide(pair, params, int(params.get("seed", 0)))
     side.ensure_built(side.first_batch()[0])
     optimizers = optimizers_of(side.model)
@@ -219,8 +204,6 @@ def build_side(pair: Pair, params: dict[str, Any], strategy: Any, initial_weight
 
 def train_batches(pair: Pair, params: dict[str, Any]) -> Any:
     """The global batches of the pair's `train_dataset`; a `PairError` unless they are a `tf.data.Dataset`."""
-    import tensorflow as tf
-
     dataset = pair.call("train_dataset", params)
     if not isinstance(dataset, tf.data.Dataset):
         raise PairError(f"{pair.origin}: train_dataset(params) returned {type(dataset).__name__}, not a tf.data.Dataset.")
@@ -237,8 +220,6 @@ def worker_dataset(pair: Pair, params: dict[str, Any], first_step: Callable[[], 
     fixed in `on_train_begin`: reading ``optimizer.iterations`` from the
     generator itself raced with the first step (it read 1 on Keras 2.15).
     """
-    import tensorflow as tf
-
     dataset = train_batches(pair, params)
 
     def rows(tensor: Any) -> Any:
@@ -252,14 +233,10 @@ def worker_dataset(pair: Pair, params: dict[str, Any], first_step: Callable[[], 
     return batches.map(lambda *batch: tf.nest.map_structure(rows, batch)).with_options(options)
 
 
-def train(side: Any, strategy: Any, args: argparse.Namespace, pair: Pair, params: dict[str, Any], record: RoleRecord,
+def train(side: Any, strategy: Any, args: argparse.Namespace, pair: Pair, params: dict[str, Any], record: role_program.RoleRecord,
           begun: dict[str, int]) -> bool:
     """`fit` up to ``--steps`` with the hook twins, `BackupAndRestore` and `StopAtStep`, their actions recorded in
     `record`: whether it resumed from a backup."""
-    from modern.callbacks.stop_at_step import StopAtStep
-    from modern.distributed.backup import BACKUP_DIRNAME, backup_callback, backup_exists, fit_layout, keras_major
-    from modern.distributed.recorded_callbacks import recorded_callbacks
-
     major, backup_dir = keras_major(), args.model_dir / BACKUP_DIRNAME
     interrupted = backup_exists(backup_dir, major)
     twins = recorded_callbacks(args.model_dir, args.save_checkpoints_steps, args.log_step_count_steps)
@@ -287,18 +264,15 @@ def evaluate_outside_strategy(side: Any, pair: Pair, params: dict[str, Any],
 
 
 def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
-    import keras
-    import tensorflow as tf
-
     task_type, index, workers = role_from_tf_config(environ)
-    require_run(args, "a worker")
+    role_program.require_run(args, "a worker")
     began = time.monotonic()
     run_spec = PairRun.read(args.run)
     run_spec.local_batch(workers)
     strategy = start_strategy(environ, index)
     pair, params = run_spec.load(), run_spec.params("modern")
     side = build_side(pair, params, strategy, args.initial_weights)
-    record, begun = RoleRecord(ProgressFile(args.progress)), dict[str, int]()
+    record, begun = role_program.RoleRecord(ProgressFile(args.progress)), dict[str, int]()
     trained_from = time.monotonic()
     interrupted = train(side, strategy, args, pair, params, record, begun)
     seconds = time.monotonic() - trained_from
@@ -318,7 +292,7 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     return 0
 
 
-PROGRAM = RoleProgram("modern.distributed.pair", __doc__.splitlines()[0], configure, run)
+PROGRAM = role_program.RoleProgram("modern.distributed.pair", __doc__.splitlines()[0], configure, run)
 main = PROGRAM.main
 
 

@@ -33,19 +33,20 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import keras
+import tensorflow as tf
+
+from migrate.core import role_program
 from migrate.core.progress_file import ProgressFile
-from migrate.core.role_program import (
-    RoleProgram,
-    RoleRecord,
-    add_role_flags,
-    require_run,
-    serve,
-)
 from migrate.core.side_trace import Role, SideTrace, write_side_trace
 from migrate.core.tf_config import task_of
 from migrate.parity.distributed.pair_run import PairRun
 from migrate.parity.pair import Pair
+from migrate.parity.sides.modern_side import ModernSide
+from modern.callbacks.checkpoint_saver import make_checkpoint
 from modern.distributed.pair import evaluate_outside_strategy, give_initial_weights, loss_reader, train_batches
+from modern.distributed.ps.loop import gradient_step, train, window_for, worker_pid
+from modern.distributed.recorded_callbacks import recorded_callbacks
 
 ROLES = ("chief", "ps", "worker")
 SERVER_ROLES = ("ps", "worker")
@@ -57,7 +58,7 @@ def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, li
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    add_role_flags(parser)
+    role_program.add_role_flags(parser)
     parser.add_argument("--initial-weights", type=Path, help="the legacy chief's step-0 variables (.npz)")
 
 
@@ -72,8 +73,6 @@ def worker_dataset_fn(pair: Pair, params: dict[str, Any], batches: int, local_ba
     only in the process that made it, never on a remote worker. On several
     machines, put `directory` on shared storage.
     """
-    import tensorflow as tf
-
     dataset = train_batches(pair, params)
     dataset.take(batches).save(str(directory))
     spec = dataset.element_spec
@@ -86,8 +85,6 @@ def worker_dataset_fn(pair: Pair, params: dict[str, Any], batches: int, local_ba
 
 
 def has_own_train_step(model: Any) -> bool:
-    import keras
-
     return type(model).train_step is not keras.Model.train_step
 
 
@@ -99,8 +96,6 @@ def model_step(model: Any) -> Callable[[Any, Any], Any]:
     is the loss: the rule of the single-process engine); any other model takes
     the gradient of its own `compute_loss` (with its regularisation losses).
     """
-    from modern.distributed.ps.loop import gradient_step
-
     if not has_own_train_step(model):
         return gradient_step(model, lambda labels, outputs: model.compute_loss(y=labels, y_pred=outputs))
     read_loss = loss_reader(model)
@@ -109,11 +104,6 @@ def model_step(model: Any) -> Callable[[Any, Any], Any]:
 
 def build_on_ps(pair: Pair, params: dict[str, Any], strategy: Any, args: argparse.Namespace) -> tuple[Any, int]:
     """The pair's model under `strategy`, its loss built on a first batch; restored or given the initial values."""
-    import tensorflow as tf
-
-    from migrate.parity.sides.modern_side import ModernSide
-    from modern.callbacks.checkpoint_saver import make_checkpoint
-
     with strategy.scope():
         side = ModernSide(pair, params, int(params.get("seed", 0)))
         features, labels = tf.nest.map_structure(tf.convert_to_tensor, side.first_batch())
@@ -130,12 +120,6 @@ def build_on_ps(pair: Pair, params: dict[str, Any], strategy: Any, args: argpars
 
 def coordinate(args: argparse.Namespace, cluster: dict[str, list[str]]) -> SideTrace:
     """The coordinator: build, copy or restore, train with the callbacks, evaluate; the trace."""
-    import keras
-    import tensorflow as tf
-
-    from modern.distributed.ps.loop import train, window_for, worker_pid
-    from modern.distributed.recorded_callbacks import recorded_callbacks
-
     run_spec = PairRun.read(args.run)
     workers = len(cluster["worker"])
     local_batch = run_spec.local_batch(workers)
@@ -145,7 +129,7 @@ def coordinate(args: argparse.Namespace, cluster: dict[str, list[str]]) -> SideT
         tf.distribute.cluster_resolver.TFConfigClusterResolver())
     coordinator = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
     side, start = build_on_ps(pair, params, strategy, args)
-    record = RoleRecord(ProgressFile(args.progress))
+    record = role_program.RoleRecord(ProgressFile(args.progress))
     twins = recorded_callbacks(args.model_dir, args.save_checkpoints_steps, args.log_step_count_steps)
     dataset_fn = worker_dataset_fn(pair, params, args.steps, local_batch, args.model_dir.parent / "ps-data")
     trained_from = time.monotonic()
@@ -168,13 +152,13 @@ def coordinate(args: argparse.Namespace, cluster: dict[str, list[str]]) -> SideT
 def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     task_type, index, cluster = role_from_tf_config(environ)
     if task_type in SERVER_ROLES:
-        return serve(cluster, task_type, index)
-    require_run(args, "the coordinator (chief)")
+        return role_program.serve(cluster, task_type, index)
+    role_program.require_run(args, "the coordinator (chief)")
     write_side_trace(args.trace, coordinate(args, cluster))
     return 0
 
 
-PROGRAM = RoleProgram("modern.distributed.pair_ps", __doc__.splitlines()[0], configure, run)
+PROGRAM = role_program.RoleProgram("modern.distributed.pair_ps", __doc__.splitlines()[0], configure, run)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

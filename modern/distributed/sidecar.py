@@ -38,20 +38,17 @@ import time
 from pathlib import Path
 from typing import Any
 
+import keras
 import numpy as np
+import tensorflow as tf
 
+from migrate.core import role_program
 from migrate.core.progress_file import ProgressFile
-from migrate.core.role_program import (
-    RoleError,
-    RoleFailed,
-    RoleProgram,
-    RoleRecord,
-    add_role_flags,
-    require_run,
-)
 from migrate.core.side_trace import Action, Role, SideTrace, write_side_trace
 from migrate.core.tf_config import read_tf_config
 from migrate.parity.distributed.pair_run import PairRun
+from modern.callbacks.checkpoint_saver import make_checkpoint
+from modern.distributed.pair import built_side
 
 EVAL_SUBDIR = "eval"
 
@@ -60,14 +57,14 @@ def check_tf_config(environ: dict[str, str]) -> None:
     """This process must be the evaluator of a cluster that has workers (whose chief writes the checkpoints)."""
     cluster, task_type, index = read_tf_config(environ)
     if not cluster.get("worker") and not cluster.get("chief"):
-        raise RoleError(f"TF_CONFIG's cluster {sorted(cluster)} has no 'worker' or 'chief' role: nobody writes the "
+        raise role_program.RoleError(f"TF_CONFIG's cluster {sorted(cluster)} has no 'worker' or 'chief' role: nobody writes the "
                            "checkpoints this evaluator would evaluate.")
     if (task_type, index) != ("evaluator", 0):
-        raise RoleError(f"TF_CONFIG's task is {task_type}:{index}; the sidecar evaluator runs as evaluator:0.")
+        raise role_program.RoleError(f"TF_CONFIG's task is {task_type}:{index}; the sidecar evaluator runs as evaluator:0.")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    add_role_flags(parser, trains=False)
+    role_program.add_role_flags(parser, trains=False)
     parser.add_argument("--eval-timeout", type=float, default=120.0,
                         help="seconds to wait for a new checkpoint before giving up")
     parser.add_argument("--poll-secs", type=float, default=1.0, help="seconds between looks at the directory")
@@ -75,8 +72,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def summary_steps(directory: Path, tag: str) -> list[int]:
     """Global steps of the summaries `tag` in the event files of `directory` (TF1 or TF2 writers)."""
-    import tensorflow as tf
-
     steps = []
     for path in sorted(directory.glob("events.out.tfevents.*")):
         steps += [event.step for event in tf.compat.v1.train.summary_iterator(str(path))
@@ -86,10 +81,6 @@ def summary_steps(directory: Path, tag: str) -> list[int]:
 
 def evaluation_model(run: PairRun) -> tuple[Any, Any, bool]:
     """(the pair's model with its optimizer built, its eval dataset, whether every eval batch is full)."""
-    import tensorflow as tf
-
-    from modern.distributed.pair import built_side
-
     pair, params = run.load(evaluates=True), run.params("modern")
     dataset = pair.call("eval_dataset", params)
     sizes = {int(tf.shape(tf.nest.flatten(batch)[0])[0]) for batch in dataset}
@@ -98,16 +89,11 @@ def evaluation_model(run: PairRun) -> tuple[Any, Any, bool]:
 
 def evaluate_checkpoints(args: argparse.Namespace) -> SideTrace:
     """The sidecar loop: restore each new checkpoint, evaluate, write its summaries; until the last step."""
-    import keras
-    import tensorflow as tf
-
-    from modern.callbacks.checkpoint_saver import make_checkpoint
-
     started = time.monotonic()
     model, dataset, full_batches = evaluation_model(PairRun.read(args.run))
     checkpoint = make_checkpoint(model)
     writer = tf.summary.create_file_writer(str(args.model_dir / EVAL_SUBDIR))
-    record = RoleRecord(ProgressFile(args.progress))
+    record = role_program.RoleRecord(ProgressFile(args.progress))
 
     began = time.monotonic()
     for path in tf.train.checkpoints_iterator(str(args.model_dir), min_interval_secs=args.poll_secs,
@@ -126,7 +112,7 @@ def evaluate_checkpoints(args: argparse.Namespace) -> SideTrace:
             break
     else:
         last = f"the last one evaluated was at step {record.evaluations[-1].step}" if record.evaluations else "none arrived"
-        raise RoleFailed(
+        raise role_program.RoleFailed(
             f"no new checkpoint arrived in {args.model_dir} within {args.eval_timeout:g} s ({last}; training "
             f"ends at step {args.steps}); the evaluator evaluates what the chief writes there. Is the chief running?"
         )
@@ -140,12 +126,12 @@ def evaluate_checkpoints(args: argparse.Namespace) -> SideTrace:
 
 def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     check_tf_config(environ)
-    require_run(args, "the evaluator")
+    role_program.require_run(args, "the evaluator")
     write_side_trace(args.trace, evaluate_checkpoints(args))
     return 0
 
 
-PROGRAM = RoleProgram("modern.distributed.sidecar", __doc__.splitlines()[0], configure, run,
+PROGRAM = role_program.RoleProgram("modern.distributed.sidecar", __doc__.splitlines()[0], configure, run,
                       task=lambda environ: "evaluator 0")
 main = PROGRAM.main
 

@@ -88,7 +88,8 @@ class Fault:
 
 @dataclass
 class Outcome:
-    """How a cluster run ended: "done", or "killed" with the injected fault and the step it hit."""
+    """How a cluster run ended: "done", or "killed" with the injected fault and the step it hit (a task killed and
+    restarted alone: "done", with the fault)."""
 
     status: str
     seconds: float
@@ -97,7 +98,6 @@ class Outcome:
     pids: dict[str, int] = field(default_factory=dict)
     killed_at_time: float | None = None
     killed_pid: int | None = None
-    restarted: bool = False
 
 
 def free_ports(count: int, host: str = "127.0.0.1") -> list[int]:
@@ -262,7 +262,7 @@ class Cluster:
                 if code is not None and (code != 0 or not role.waited):
                     raise self._failure(role, code)
             if all(process.poll() == 0 for role, process in self.processes.items() if role.waited):
-                return Outcome("done", time.monotonic() - began, pids=self.pids(), restarted=hit is not None, **(hit or {}))
+                return Outcome("done", time.monotonic() - began, pids=self.pids(), **(hit or {}))
             if fault is not None:
                 target = next((r for r in self.processes if (r.task_type, r.index) == (fault.task_type, fault.index)), None)
                 if target is None:

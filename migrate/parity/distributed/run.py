@@ -30,17 +30,7 @@ from typing import Any
 
 from migrate.core.namespace import ROLE_PATH_ENV
 from migrate.core.side_trace import Attempt, SideTrace, SideTraceError, read_side_trace
-from migrate.parity.distributed import compare
-from migrate.parity.distributed.cluster import (
-    Cluster,
-    ClusterError,
-    Outcome,
-    Role,
-    cluster_spec,
-    free_ports,
-    last_progress_step,
-    progress_records,
-)
+from migrate.parity.distributed import cluster, compare
 from migrate.parity.distributed.config import DistributedConfig
 from migrate.parity.distributed.sides import EVALUATOR, SIDES, ClusterFiles, ClusterRun, Paths, Side
 from migrate.parity.distributed.verdict import distributed_result
@@ -62,7 +52,7 @@ def latest_checkpoint_step(model_dir: Path) -> int | None:
 
 
 def read_losses(path: Path) -> dict[int, float]:
-    return {record["step"]: float(record["loss"]) for record in progress_records(path)}
+    return {record["step"]: float(record["loss"]) for record in cluster.progress_records(path)}
 
 
 def side_spec(side: str, config: DistributedConfig) -> Side:
@@ -114,7 +104,7 @@ def files_written(model_dir: Path, writer_pids: dict[int, str]) -> ClusterFiles:
 def steps_by_process(paths: list[Path], names: dict[int, str]) -> dict[str, int]:
     """How many steps each process ran, from the ``pid`` of every progress line; `names` maps pids to tasks."""
     counts: dict[str, int] = {}
-    for record in (record for path in paths for record in progress_records(path) if record.get("pid") is not None):
+    for record in (record for path in paths for record in cluster.progress_records(path) if record.get("pid") is not None):
         name = names.get(int(record["pid"]), f"pid {record['pid']}")
         counts[name] = counts.get(name, 0) + 1
     return dict(sorted(counts.items()))
@@ -122,7 +112,7 @@ def steps_by_process(paths: list[Path], names: dict[int, str]) -> dict[str, int]
 
 def read_timeline(path: Path) -> list[tuple[int, float]]:
     """(step, time) of every complete line of a progress file."""
-    return [(record["step"], float(record["time"])) for record in progress_records(path)]
+    return [(record["step"], float(record["time"])) for record in cluster.progress_records(path)]
 
 
 def steps_lost_after(timelines: list[list[tuple[int, float]]], killed_at: float) -> tuple[int, int | None, int]:
@@ -168,10 +158,10 @@ def run_side(side: str, config: DistributedConfig, run_path: Path, root: Path, i
     training_counts = {task_type: count for task_type, count in counts.items() if task_type != EVALUATOR}
     exits = (*spec_of.trainers, EVALUATOR)
     for attempt in range(2 if config.kill is not None and not restart_task else 1):
-        spec = cluster_spec(training_counts, free_ports(sum(training_counts.values())))
+        spec = cluster.cluster_spec(training_counts, cluster.free_ports(sum(training_counts.values())))
         # a serving role's progress is the chief's: a ps-strategy worker reports nothing itself
         roles = [
-            Role(task_type, index, _role_argv(side, config, paths, task_type, index, attempt, run_path, initial_weights),
+            cluster.Role(task_type, index, _role_argv(side, config, paths, task_type, index, attempt, run_path, initial_weights),
                  waited=task_type in exits,
                  progress=paths.progress(*((task_type, index) if task_type in exits else trainers[0]),
                                          attempt))
@@ -179,10 +169,10 @@ def run_side(side: str, config: DistributedConfig, run_path: Path, root: Path, i
         ]
         progress(f"[{side}] {spec_of.engine}: {', '.join(f'{n} {t}' for t, n in counts.items())}"
                  f"{' (restart)' if attempt else ''}")
-        with Cluster(side, python, spec, roles, paths.logs, config.timeout, env) as cluster:
+        with cluster.Cluster(side, python, spec, roles, paths.logs, config.timeout, env) as processes:
             fault = config.kill if attempt == 0 else None
-            cluster.start(fault)
-            outcome = cluster.wait(fault, cancel, restart_killed=restart_task)
+            processes.start(fault)
+            outcome = processes.wait(fault, cancel, restart_killed=restart_task)
         for task, pid in outcome.pids.items():
             writer_pids[pid] = "chief" if task == spec_of.chief_task else task
         record = Attempt(attempt, outcome.status, round(outcome.seconds, 2), dict(outcome.pids))
@@ -193,7 +183,7 @@ def run_side(side: str, config: DistributedConfig, run_path: Path, root: Path, i
     return _side_record(spec_of, paths, counts, trainers, attempts, attempt_losses, writer_pids)
 
 
-def _record_fault(record: Attempt, side: str, outcome: Outcome, paths: Paths, roles: list[Role],
+def _record_fault(record: Attempt, side: str, outcome: cluster.Outcome, paths: Paths, roles: list[cluster.Role],
                   trainers: list[tuple[str, int]], progress: Progress) -> None:
     """What a fault did to the attempt `record`: a whole-cluster restart's resume point, or a task restarted alone
     and the steps that cost (nothing without a fault)."""
@@ -202,13 +192,13 @@ def _record_fault(record: Attempt, side: str, outcome: Outcome, paths: Paths, ro
     killed = f"{outcome.killed.task_type}:{outcome.killed.index}"
     if outcome.status == "killed":
         # The chief may finish the step in flight after the kill: the cluster's last step is the furthest progress.
-        reached = max(last_progress_step(role.progress) for role in roles if role.progress is not None)
+        reached = max(cluster.last_progress_step(role.progress) for role in roles if role.progress is not None)
         resumed = latest_checkpoint_step(paths.model_dir)
         record.killed, record.killed_at_step, record.cluster_step = killed, outcome.killed_at_step, reached
         record.resumes_from_checkpoint, record.steps_lost = resumed, reached - (resumed or 0)
         progress(f"[{side}] SIGKILL {killed} at step {outcome.killed_at_step}; the cluster restarts from "
                  f"the checkpoint at step {resumed}")
-    elif outcome.restarted and outcome.killed_at_time is not None:  # set together
+    elif outcome.killed_at_time is not None:  # the task was restarted alone
         progress_files = [paths.progress(task_type, index, record.attempt) for task_type, index in trainers]
         record.killed, record.killed_at_step, record.restarted_alone = killed, outcome.killed_at_step, True
         record.cluster_step, record.first_step_after_kill, record.steps_lost = steps_lost_after(
@@ -245,7 +235,7 @@ def _role_trace(path: Path) -> SideTrace | None:
     try:
         return read_side_trace(path)
     except SideTraceError as error:
-        raise ClusterError(f"{path} is not the trace a role program writes: {error}") from error
+        raise cluster.ClusterError(f"{path} is not the trace a role program writes: {error}") from error
 
 
 def run_distributed(config: DistributedConfig, workdir: Path,
@@ -289,7 +279,7 @@ def _run_both(config: DistributedConfig, run_path: Path, workdir: Path, initial_
             time.sleep(0.1)
         if initial_weights.exists():
             results["modern"] = run_side("modern", config, run_path, workdir, initial_weights, progress, cancel)
-    except ClusterError:
+    except cluster.ClusterError:
         cancel.set()
         thread.join()
         if errors:  # the legacy failure stopped the modern side: name the task that failed, not the stop
@@ -303,6 +293,6 @@ def _run_both(config: DistributedConfig, run_path: Path, workdir: Path, initial_
     if errors:
         raise errors[0]
     if "modern" not in results:
-        raise ClusterError(f"legacy {side_spec('legacy', config).chief_task} (the chief) finished without writing the step-0 weights "
+        raise cluster.ClusterError(f"legacy {side_spec('legacy', config).chief_task} (the chief) finished without writing the step-0 weights "
                            f"({initial_weights}) the modern side starts from; see its log in {workdir / 'legacy' / 'logs'}.")
     return {"legacy": results["legacy"], "modern": results["modern"]}
