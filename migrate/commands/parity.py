@@ -5,6 +5,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from migrate.core.cli import Command, UsageError
 from migrate.core.namespace import check_toolkit_packages
@@ -16,6 +17,9 @@ from migrate.parity.options import add_flags as add_option_flags
 from migrate.parity.options import from_args as options_from_args
 from migrate.parity.outputs import check_output_dir, check_output_file, write_parity_outputs
 from migrate.parity.pair import BUILTIN_PAIRS, Pair, PairError
+
+if TYPE_CHECKING:
+    from migrate.parity.result import ParityResult
 
 DESCRIPTION = f"""\
 Train a TF1 Estimator model_fn and its Keras rebuild from the same initial
@@ -107,7 +111,6 @@ def config_from_args(args: argparse.Namespace, pair: Pair) -> ParityConfig:
 def run(args: argparse.Namespace) -> int:
     from migrate.core.mapping import mapping_table
     from migrate.parity.pair import load_pair
-    from migrate.parity.render import terminal_summary
     from migrate.parity.run import prepare_tensorflow_environment, run_parity, show_mapping
     from migrate.parity.serving.stage import ServingOptions
     from migrate.parity.trace import TraceError
@@ -121,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         os.environ["MNIST_DATA_DIR"] = args.data_dir  # the MNIST pair reads it, in this process and in every role
     apply_param_aliases(args)
     if args.workers is not None:
-        return distributed.run(args)
+        return report(distributed.run(args), args.out, f"; checkpoints and logs in {args.out / 'distributed-run'}")
     if args.replication is not None or args.kill is not None or args.evaluator:
         raise UsageError("--replication, --kill and --evaluator belong to the distributed comparison: add --workers N.")
     try:
@@ -138,9 +141,17 @@ def run(args: argparse.Namespace) -> int:
     if result is None:
         print(f"recorded the {args.side} side to {args.record}; compare with --side modern --against {args.record}")
         return 0
+    return report(result, args.out)
+
+
+def report(result: ParityResult, out: Path, where_else: str = "") -> int:
+    """A finished run, single-process or distributed: its summary printed, its outputs written into `out` (and
+    named, with `where_else` the run's other files), their notes on stderr; exit 0 when parity holds, else 1."""
+    from migrate.parity.render import terminal_summary
+
     print(terminal_summary(result))
-    written, notes = write_parity_outputs(result, args.out)
-    print("\nwritten: " + ", ".join(str(path) for path in written.values()))
+    written, notes = write_parity_outputs(result, out)
+    print("\nwritten: " + ", ".join(str(path) for path in written.values()) + where_else)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     return 0 if result.ok else 1

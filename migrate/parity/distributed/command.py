@@ -1,4 +1,4 @@
-"""The `--workers` part of `migrate parity`: flags, checks, the run and its outputs."""
+"""The `--workers` part of `migrate parity`: flags, checks and the run (reported as a single-process run is)."""
 from __future__ import annotations
 
 import argparse
@@ -12,6 +12,7 @@ from migrate.core.cli import CommandFailed, UsageError
 if TYPE_CHECKING:
     from migrate.parity.distributed.config import DistributedConfig
     from migrate.parity.distributed.pair_run import PairRun
+    from migrate.parity.result import ParityResult
 
 NOT_DISTRIBUTED: dict[str, str] = {
     "side": "a distributed run trains both clusters in one go; to run the modern side on another TensorFlow, give "
@@ -99,26 +100,18 @@ def pair_run_from_args(args: argparse.Namespace) -> PairRun:
         raise UsageError(str(error)) from error
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> ParityResult:
+    """The distributed run the flags ask for, in ``--out``/distributed-run: its verdict (the caller reports it as a
+    single-process run's); a role that refused its input is a `UsageError`, one that failed `CommandFailed`."""
     from migrate.parity.distributed.cluster import ClusterError
     from migrate.parity.distributed.run import run_distributed
-    from migrate.parity.outputs import write_parity_outputs
-    from migrate.parity.render import terminal_summary
 
     check_flags(args)  # before the pair loads
     config = config_from_args(args, pair_run_from_args(args))
-    out = Path(args.out)
     try:
-        result, _ = run_distributed(config, out / "distributed-run",
-                                    progress=lambda message: print(message, file=sys.stderr, flush=True))
+        return run_distributed(config, Path(args.out) / "distributed-run",
+                               progress=lambda message: print(message, file=sys.stderr, flush=True))[0]
     except ClusterError as error:
         if error.role_exit_code == 2:  # the role refused its input (the pair, flags, data): the user's to fix
             raise UsageError(str(error)) from error
         raise CommandFailed(str(error)) from error  # a role failed or died: the run found a problem
-    print(terminal_summary(result))
-    written, notes = write_parity_outputs(result, out)
-    print("\nwritten: " + ", ".join(str(path) for path in written.values())
-          + f"; checkpoints and logs in {out / 'distributed-run'}")
-    for note in notes:
-        print(f"note: {note}", file=sys.stderr)
-    return 0 if result.ok else 1
