@@ -38,3 +38,28 @@ def test_a_py_file_starting_with_an_ipython_magic_is_scanned(write, run_scan) ->
 def test_a_py_file_with_a_syntax_error_and_no_magic_is_still_skipped(write, run_scan) -> None:
     report = run_scan(write("broken.py", "import tensorflow as tf\ndef f(:\n"))
     assert report.skipped and "syntax error at line 2" in report.skipped[0].skipped
+
+
+def test_tf_bound_only_by_a_star_import_is_tensorflow(write, run_scan, tmp_path) -> None:
+    write("gcn/__init__.py", "")
+    write("gcn/layers.py", "import tensorflow as tf\n")
+    write("gcn/models.py", """\
+        from gcn.layers import *
+
+        flags = tf.app.flags
+
+
+        def save(sess, variables):
+            return tf.train.Saver(variables)
+
+
+        def scaled(tf):
+            return tf.placeholder
+        """)
+    report = run_scan(tmp_path / "gcn", select=("TFM502", "TFM505", "TFM301"))
+    assert _codes_by_line(report) == [("models.py", 3, "TFM502"), ("models.py", 7, "TFM505")]
+
+
+def test_tf_used_unbound_without_a_star_import_is_not_guessed(write, run_scan) -> None:
+    path = write("script.py", "import numpy as np\nsaver = tf.train.Saver()\n")
+    assert run_scan(path).findings == []

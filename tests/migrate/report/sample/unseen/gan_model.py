@@ -2,14 +2,14 @@
 binds, and a second module binding one of its own with TF2's step: a look-alike. Written for this test."""
 import tensorflow as tf
 
-from unseen.gan_ops import *  # noqa: F403
+from unseen.gan_ops import *
 
 
 def build_summaries(z, fake, d_loss):
-  z_sum = histogram_summary("z", z)  # noqa: F405
-  fake_sum = image_summary("G", fake)  # noqa: F405
-  loss_sum = scalar_summary("d_loss", d_loss)  # noqa: F405
-  return merge_summary([z_sum, fake_sum, loss_sum])  # noqa: F405
+  z_sum = histogram_summary("z", z)
+  fake_sum = image_summary("G", fake)
+  loss_sum = scalar_summary("d_loss", d_loss)
+  return merge_summary([z_sum, fake_sum, loss_sum])
 
 
 def log_eager(writer, loss, step):
