@@ -57,8 +57,8 @@ def check_tf_config(environ: dict[str, str]) -> None:
     """This process must be the evaluator of a cluster that has workers (whose chief writes the checkpoints)."""
     cluster, task_type, index = read_tf_config(environ)
     if not cluster.get("worker") and not cluster.get("chief"):
-        raise role_program.RoleError(f"TF_CONFIG's cluster {sorted(cluster)} has no 'worker' or 'chief' role: nobody writes the "
-                           "checkpoints this evaluator would evaluate.")
+        raise role_program.RoleError(f"TF_CONFIG's cluster {sorted(cluster)} has no 'worker' or 'chief' role: nobody "
+                                     "writes the checkpoints this evaluator would evaluate.")
     if (task_type, index) != ("evaluator", 0):
         raise role_program.RoleError(f"TF_CONFIG's task is {task_type}:{index}; the sidecar evaluator runs as evaluator:0.")
 
@@ -132,7 +132,7 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
 
 
 PROGRAM = role_program.RoleProgram("modern.distributed.sidecar", __doc__.splitlines()[0], configure, run,
-                      task=lambda environ: "evaluator 0")
+                                   task=lambda environ: "evaluator 0")
 main = PROGRAM.main
 
 

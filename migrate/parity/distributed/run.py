@@ -161,10 +161,10 @@ def run_side(side: str, config: DistributedConfig, run_path: Path, root: Path, i
         spec = cluster.cluster_spec(training_counts, cluster.free_ports(sum(training_counts.values())))
         # a serving role's progress is the chief's: a ps-strategy worker reports nothing itself
         roles = [
-            cluster.Role(task_type, index, _role_argv(side, config, paths, task_type, index, attempt, run_path, initial_weights),
-                 waited=task_type in exits,
-                 progress=paths.progress(*((task_type, index) if task_type in exits else trainers[0]),
-                                         attempt))
+            cluster.Role(task_type, index,
+                         _role_argv(side, config, paths, task_type, index, attempt, run_path, initial_weights),
+                         waited=task_type in exits,
+                         progress=paths.progress(*((task_type, index) if task_type in exits else trainers[0]), attempt))
             for task_type, count in counts.items() for index in range(count)
         ]
         progress(f"[{side}] {spec_of.engine}: {', '.join(f'{n} {t}' for t, n in counts.items())}"
@@ -293,6 +293,7 @@ def _run_both(config: DistributedConfig, run_path: Path, workdir: Path, initial_
     if errors:
         raise errors[0]
     if "modern" not in results:
-        raise cluster.ClusterError(f"legacy {side_spec('legacy', config).chief_task} (the chief) finished without writing the step-0 weights "
-                           f"({initial_weights}) the modern side starts from; see its log in {workdir / 'legacy' / 'logs'}.")
+        raise cluster.ClusterError(
+            f"legacy {side_spec('legacy', config).chief_task} (the chief) finished without writing the step-0 weights "
+            f"({initial_weights}) the modern side starts from; see its log in {workdir / 'legacy' / 'logs'}.")
     return {"legacy": results["legacy"], "modern": results["modern"]}

@@ -156,7 +156,6 @@ class Side:
     role_counts: Callable[[int], dict[str, int]]
     global_losses: Callable[[list[dict[int, float]]], dict[int, float]]
     writes_initial_weights: bool
-    replication: str = "sync"
     trainers: tuple[str, ...] = ("worker",)
     restart: str = "cluster"
     extra_argv: tuple[str, ...] = ()
@@ -189,16 +188,15 @@ SIDES: dict[tuple[str, str], Side] = {
     ("modern", "sync"): MODERN,
     ("legacy", "async"): replace(
         LEGACY, engine="model_fn, asynchronous updates + MonitoredTrainingSession (1 ps)",
-        global_losses=merged_worker_losses, replication="async", restart="task", extra_argv=("--replication", "async"),
+        global_losses=merged_worker_losses, restart="task", extra_argv=("--replication", "async"),
     ),
     ("modern", "async"): replace(
         MODERN, module="modern.distributed.pair_ps",
         engine="build_model + ParameterServerStrategy + ClusterCoordinator loop (coordinator, 1 ps)",
-        role_counts=lambda workers: {"chief": 1, "ps": 1, "worker": workers}, replication="async",
-        trainers=("chief",), restart="task",
+        role_counts=lambda workers: {"chief": 1, "ps": 1, "worker": workers}, trainers=("chief",), restart="task",
     ),
     ("legacy", "estimator"): replace(
-        LEGACY, module="legacy.distributed.estimator", evaluator_module="legacy.distributed.estimator",
+        LEGACY, module="legacy.distributed.estimator",  # its evaluator task too
         engine="model_fn + Estimator train_and_evaluate + SyncReplicasOptimizer (chief, workers, 1 ps, evaluator)",
         role_counts=lambda workers: {"ps": 1, "chief": 1, "worker": workers - 1, EVALUATOR: 1},
         trainers=("chief", "worker"),
