@@ -7,9 +7,10 @@ distributed run (the role programs, through `write_side_trace` /
 `read_side_trace`). Every consumer reads the same fields, never a dict by
 string keys.
 
-The codec (`encode` / `decode`) is driven by the dataclasses' type hints, so
-a field added to a record is written and read without more code (the
-`--record` trace file is such a record too):
+The codec (`encode` / `decode`) is driven by the values written and by the
+dataclasses' type hints read, so a field added to a record is written and
+read without more code (the `--record` trace file is such a record too; the
+parity summary is written by `encode` as well):
 
 - floats are written with Python's shortest round-trip repr, so float32 and
   float64 values come back bit for bit;
@@ -34,6 +35,7 @@ import json
 import math
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -48,7 +50,9 @@ from migrate.core.protocol import Event
 
 Record = TypeVar("Record")
 
-NONFINITE = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
+SPELLINGS = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+"""A non-finite float's `repr` → how the JSON spells it (the spellings `float()` reads back)."""
+NONFINITE = {spelling: float(name) for name, spelling in SPELLINGS.items()}
 
 
 class SideTraceError(ValueError):
@@ -219,45 +223,36 @@ def decode_array(item: Any) -> Array:
     return np.frombuffer(base64.b64decode(item["base64"]), dtype=item["dtype"]).reshape(item["shape"]).copy()
 
 
-# free-form JSON values (events, config) ---------------------------------------------------------------------------
-def encode_float(value: float | np.floating[Any]) -> float | dict[str, str]:
-    value = float(value)
-    if math.isfinite(value):
-        return value
-    return {"float": "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"}
-
-
-def _nonfinite(value: Any) -> float | None:
-    if isinstance(value, dict) and len(value) == 1 and value.get("float") in NONFINITE:
-        return NONFINITE[value["float"]]
-    return None
-
-
-def to_json_value(value: Any) -> Any:
-    """A JSON value (dicts, lists, numbers, strings) with every non-finite float written as ``{"float": ...}``."""
-    if isinstance(value, dict):
-        return {str(key): to_json_value(item) for key, item in value.items()}
+# the codec --------------------------------------------------------------------------------------------------------
+def encode(value: Any) -> Any:
+    """A record (an instance of a dataclass typed with the kinds above), or any value, as a JSON value: strict JSON,
+    `json.dumps(..., allow_nan=False)` accepts it. Records go field by field, arrays by `encode_array`, maps get string
+    keys, a non-finite float becomes ``{"float": "NaN"}``; the parity summary is written by it too."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {item.name: encode(getattr(value, item.name)) for item in dataclasses.fields(value)}
+    if isinstance(value, np.ndarray):
+        return encode_array(value)
+    if isinstance(value, Mapping):
+        return {str(key): encode(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [to_json_value(item) for item in value]
+        return [encode(item) for item in value]
     if isinstance(value, (float, np.floating)):
-        return encode_float(value)
-    if isinstance(value, np.integer):
-        return int(value)
-    return value
+        return float(value) if math.isfinite(value) else {"float": SPELLINGS[repr(float(value))]}
+    return int(value) if isinstance(value, np.integer) else value
 
 
 def from_json_value(value: Any) -> Any:
-    """`to_json_value` undone: ``{"float": "NaN"}`` objects become floats again."""
-    if (number := _nonfinite(value)) is not None:
-        return number
+    """A free-form JSON value (an event, a config) as `encode` wrote it: ``{"float": "NaN"}`` objects become floats
+    again."""
     if isinstance(value, dict):
+        if len(value) == 1 and value.get("float") in NONFINITE:
+            return NONFINITE[value["float"]]
         return {key: from_json_value(item) for key, item in value.items()}
     if isinstance(value, list):
         return [from_json_value(item) for item in value]
     return value
 
 
-# the type-driven codec ------------------------------------------------------------------------------------------
 @cache
 def _hints(cls: Any) -> dict[str, Any]:
     return typing.get_type_hints(cls)
@@ -266,10 +261,6 @@ def _hints(cls: Any) -> dict[str, Any]:
 def _show(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _is_array(hint: Any) -> bool:
-    return hint is np.ndarray or typing.get_origin(hint) is np.ndarray
 
 
 def _optional(hint: Any) -> Any | None:
@@ -281,34 +272,13 @@ def _optional(hint: Any) -> Any | None:
     return None
 
 
-def _encode(value: Any, hint: Any) -> Any:
-    if value is None:
-        return None
-    if (inner := _optional(hint)) is not None:
-        return _encode(value, inner)
-    if _is_array(hint):
-        return encode_array(value)
-    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        hints = _hints(hint)
-        return {item.name: _encode(getattr(value, item.name), hints[item.name]) for item in dataclasses.fields(hint)}
-    origin, arguments = typing.get_origin(hint), typing.get_args(hint)
-    if origin is dict:
-        return {str(key): _encode(item, arguments[1]) for key, item in value.items()}
-    if origin in (list, tuple):
-        return [_encode(item, arguments[0]) for item in value]
-    if hint is float:
-        return encode_float(value)
-    if hint is int:
-        return int(value)
-    return to_json_value(value)
-
-
 def _decode(value: Any, hint: Any, where: str) -> Any:
-    if value is None and (_optional(hint) is not None or hint is Any):
+    inner = _optional(hint)
+    if value is None and (inner is not None or hint is Any):
         return None
-    if (inner := _optional(hint)) is not None:
+    if inner is not None:
         return _decode(value, inner, where)
-    if _is_array(hint):
+    if hint is np.ndarray or typing.get_origin(hint) is np.ndarray:
         try:
             return decode_array(value)
         except (SideTraceError, KeyError, TypeError, ValueError) as error:
@@ -325,8 +295,7 @@ def _decode(value: Any, hint: Any, where: str) -> Any:
         decoded = [_decode(item, arguments[0], f"{where}[{index}]") for index, item in enumerate(value)]
         return tuple(decoded) if origin is tuple else decoded
     if hint is float:
-        if (number := _nonfinite(value)) is not None:
-            return number
+        value = from_json_value(value)
         _expect(value, (int, float), where)
         return float(value)
     if hint in (int, str, bool):
@@ -364,15 +333,9 @@ def _decode_record(value: Any, cls: Any, where: str) -> Any:
         raise SideTraceError(f"{where}: {error}") from error
 
 
-def encode(record: Any) -> dict[str, Any]:
-    """A record (an instance of a dataclass typed with the kinds above) as a JSON-ready dict: strict JSON,
-    `json.dumps(..., allow_nan=False)` accepts it."""
-    encoded: dict[str, Any] = _encode(record, type(record))
-    return encoded
-
-
 def decode(encoded: Any, cls: type[Record], where: str) -> Record:
-    """`encode` undone, as a `cls`; `where` names the record in a `SideTraceError`."""
+    """`encode` undone, as a `cls` (the record's type hints say what each field holds); `where` names the record in
+    a `SideTraceError`."""
     record: Record = _decode_record(encoded, cls, where)
     return record
 

@@ -6,13 +6,13 @@ A parity run trains for minutes; its outputs are written at the very end. So:
   (`check_output_dir`, `check_output_file`): it is created, or it is a
   directory we can write into, or the run stops at once with a usage error
   (exit 2) that names it;
-- every file is written atomically (`write_atomic`: a temporary file in the
+- every file is written atomically (`write_text_atomic`: a temporary file in the
   same directory, then a rename), so a killed run leaves the previous output
   or the new one, never half of one;
-- the JSON is strict (`strict_json`): a non-finite float (a loss that became
-  NaN) is written as the string "NaN", "Infinity" or "-Infinity" — the
-  spellings `float()` reads back — never as the bare `NaN` token most JSON
-  parsers reject;
+- the JSON is strict (`strict_json`, the side traces' codec): a non-finite
+  float (a loss that became NaN) is written as the object ``{"float": "NaN"}``
+  (or ``"Infinity"``, ``"-Infinity"``: the spellings `float()` reads back),
+  never as the bare `NaN` token most JSON parsers reject;
 - the loss plot is optional (`draw_plot`): without matplotlib, or if drawing
   fails, the JSON and Markdown are still written and the report says why the
   plot is missing. (matplotlib is in the `tf215` and `tf221` extras, so an
@@ -21,7 +21,6 @@ A parity run trains for minutes; its outputs are written at the very end. So:
 from __future__ import annotations
 
 import json
-import math
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -29,12 +28,10 @@ from typing import TYPE_CHECKING, Any
 
 from migrate.core.atomic_write import replace_with, write_text_atomic
 from migrate.core.cli import UsageError
+from migrate.core.side_trace import encode
 
 if TYPE_CHECKING:
     from migrate.parity.result import ParityResult
-
-NON_FINITE_SPELLINGS = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
-
 
 def check_output_dir(path: Path, flag: str) -> None:
     """Create `path` (a directory) if needed and prove a file can be written in it; else a usage error."""
@@ -59,30 +56,13 @@ def check_output_file(path: Path, flag: str) -> None:
 
 
 def strict_json(value: Any, indent: int | None = 2) -> str:
-    """`value` as strict JSON: non-finite floats become "NaN" / "Infinity" / "-Infinity" strings."""
-    return json.dumps(_finite(value), indent=indent, allow_nan=False)
-
-
-def _finite(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return NON_FINITE_SPELLINGS[repr(float(value))]
-    if isinstance(value, dict):
-        return {key if isinstance(key, str) else str(key): _finite(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_finite(item) for item in value]
-    return value
-
-
-def write_atomic(path: Path, text: str) -> Path:
-    """Write `text` to `path` whole or not at all (a temporary file beside it, then a rename)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return write_text_atomic(path, text)
+    """`value` as strict JSON, written by the side traces' codec: a non-finite float is ``{"float": "NaN"}``."""
+    return json.dumps(encode(value), indent=indent, allow_nan=False)
 
 
 def draw_plot(draw: Callable[[Path], Any], path: Path) -> tuple[Path | None, str | None]:
     """Run `draw(temporary_path)` and move the figure to `path`: (path, None), or (None, why it is missing)."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         return replace_with(path, draw), None
     except ImportError as error:
         if (getattr(error, "name", None) or "").partition(".")[0] != "matplotlib":
@@ -99,7 +79,8 @@ def write_parity_outputs(result: ParityResult, out: Path) -> tuple[dict[str, Pat
     from migrate.parity.plot import plot_losses
     from migrate.parity.render import markdown_report
 
-    written = {"summary": write_atomic(out / "parity-summary.json", strict_json(result.summary()))}
+    out.mkdir(parents=True, exist_ok=True)
+    written = {"summary": write_text_atomic(out / "parity-summary.json", strict_json(result.summary()))}
     notes: list[str] = []
     if result.losses is not None:
         plot, missing = draw_plot(lambda path: plot_losses(result, path), out / "parity-losses.png")
@@ -109,5 +90,5 @@ def write_parity_outputs(result: ParityResult, out: Path) -> tuple[dict[str, Pat
             notes.append(f"the loss plot parity-losses.png was not drawn: {missing}")
     report = markdown_report(result, "parity-losses.png" if "plot" in written else None)
     report += "".join(f"\n> Note: {note}\n" for note in notes)
-    written["report"] = write_atomic(out / "parity-report.md", report)
+    written["report"] = write_text_atomic(out / "parity-report.md", report)
     return written, notes

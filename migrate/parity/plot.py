@@ -35,7 +35,6 @@ def plot_losses(result: ParityResult, path: Path) -> Path:
     if any(row.abs_diff for row in rows):
         bottom.set_yscale("symlog", linthresh=1e-9)
     figure.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=110)
     plt.close(figure)
     return path

@@ -67,7 +67,7 @@ def test_a_writable_out_is_created(tmp_path: Path) -> None:
 def test_json_is_strict_and_names_non_finite_values() -> None:
     text = strict_json({"loss": float("nan"), "rows": [float("inf"), -float("inf"), 1.5], 3: None})
     assert json.loads(text, parse_constant=lambda token: pytest.fail(f"bare {token} in the JSON")) == {
-        "loss": "NaN", "rows": ["Infinity", "-Infinity", 1.5], "3": None}
+        "loss": {"float": "NaN"}, "rows": [{"float": "Infinity"}, {"float": "-Infinity"}, 1.5], "3": None}
     assert [float(value) for value in ("NaN", "Infinity", "-Infinity")]  # the spellings float() reads back
 
 
@@ -92,4 +92,4 @@ def test_without_matplotlib_the_report_is_still_written(nan_result: ParityResult
     assert notes[0] in (tmp_path / "parity-report.md").read_text()
     summary = json.loads((tmp_path / "parity-summary.json").read_text(),
                          parse_constant=lambda token: pytest.fail(f"bare {token} in parity-summary.json"))
-    assert summary["ok"] is False and summary["losses"]["rows"][2]["modern"] == "NaN"
+    assert summary["ok"] is False and summary["losses"]["rows"][2]["modern"] == {"float": "NaN"}
