@@ -12,7 +12,7 @@ from migrate.core.namespace import check_toolkit_packages
 from migrate.parity.config import SIDES, ParityConfig, config_for
 from migrate.parity.contract import help_block as contract_help_block
 from migrate.parity.distributed import command as distributed
-from migrate.parity.options import FLAGS, ConfigError, to_stderr
+from migrate.parity.options import FLAGS, ConfigError, ParityOptions, to_stderr
 from migrate.parity.options import add_flags as add_option_flags
 from migrate.parity.options import from_args as options_from_args
 from migrate.parity.outputs import check_output_dir, check_output_file, write_parity_outputs
@@ -94,16 +94,17 @@ def apply_param_aliases(args: argparse.Namespace) -> None:
     given ones (an explicit ``--param`` of the same key wins)."""
     dest = FLAGS["params"].dest
     aliases = [f"{key}={getattr(args, name)}" for name, key in PARAM_ALIASES.items() if getattr(args, name) is not None]
-    setattr(args, dest, [*aliases, *getattr(args, dest)])
+    setattr(args, dest, [*aliases, *(getattr(args, dest) or [])])
 
 
-def config_from_args(args: argparse.Namespace, pair: Pair) -> ParityConfig:
+def config_from_args(args: argparse.Namespace, pair: Pair) -> tuple[ParityOptions, ParityConfig]:
     if args.side == "modern" and args.against is None:
         raise UsageError("--side modern needs --against TRACE holding the legacy side (recorded with --side legacy --record)")
     if args.side != "modern" and args.against is not None:
         raise UsageError("--against supplies the legacy side: use it with --side modern")
     try:
-        return config_for(pair, options_from_args(args, progress=to_stderr))
+        options = options_from_args(args, progress=to_stderr)
+        return options, config_for(pair, options)
     except ConfigError as error:
         raise UsageError(str(error)) from error
 
@@ -112,7 +113,6 @@ def run(args: argparse.Namespace) -> int:
     from migrate.core.mapping import mapping_table
     from migrate.parity.pair import load_pair
     from migrate.parity.run import prepare_tensorflow_environment, run_parity, show_mapping
-    from migrate.parity.serving.stage import ServingOptions
     from migrate.parity.trace import TraceError
 
     if args.workers is not None or str(args.pair) in BUILTIN_PAIRS:
@@ -130,12 +130,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         prepare_tensorflow_environment(to_stderr)  # before the pair file imports TensorFlow
         pair = load_pair(args.pair)
-        config = config_from_args(args, pair)
+        options, config = config_from_args(args, pair)
         if args.show_mapping:
             print(mapping_table(show_mapping(config, pair, progress=to_stderr)))
             return 0
-        result, _ = run_parity(config, pair, side=args.side, against=args.against, record=args.record, progress=to_stderr,
-                               serving=ServingOptions(not args.no_serving, args.serving_tolerance, args.out / "serving"))
+        result, _ = run_parity(config, pair, options, side=args.side, against=args.against, record=args.record,
+                               serving_dir=args.out / "serving")
     except (PairError, TraceError) as error:
         raise UsageError(str(error)) from error
     if result is None:

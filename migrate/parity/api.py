@@ -47,11 +47,9 @@ def check_parity(pair: PairSource, options: ParityOptions) -> ParityResult:
     (the command's exit 2).
     """
     from migrate.parity.run import run_parity
-    from migrate.parity.serving.stage import ServingOptions
 
     resolved = as_pair(pair, options.progress)
     config = config_for(resolved, options)
-    result, _ = run_parity(config, resolved, progress=options.progress,
-                           serving=ServingOptions(run=options.serving, tolerance=options.serving_tolerance))
+    result, _ = run_parity(config, resolved, options)
     assert result is not None, "run_parity returns no result only when one side is recorded alone"
     return result

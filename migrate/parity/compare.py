@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from migrate.core.protocol import Event
-from migrate.core.scenarios import SCENARIOS
 from migrate.parity.difference import relative
 from migrate.parity.tolerance import ToleranceSchedule
 
@@ -116,20 +115,14 @@ class EventComparison:
 
 
 def compare_events(
-    scenario: str, legacy: Sequence[Event], modern: Sequence[Event], *, description: str | None = None,
-    expected_differences: Sequence[str] | None = None,
+    scenario: str, legacy: Sequence[Event], modern: Sequence[Event], *, description: str = "",
+    expected_differences: Sequence[str] = (),
 ) -> EventComparison:
-    """Align the two sequences (difflib) on (phase, event, step); losses are compared separately.
-
-    A scenario of `SCENARIOS` brings its own description and expected differences unless they are given."""
-    left = [event_key(event) for event in legacy]
-    right = [event_key(event) for event in modern]
-    known = SCENARIOS.get(scenario)
-    comparison = EventComparison(
-        scenario, list(legacy), list(modern), description=(known.description if known else "") if description is None
-        else description, expected_differences=tuple((known.expected_differences if known else ())
-                                                     if expected_differences is None else expected_differences))
-    matcher = difflib.SequenceMatcher(a=left, b=right, autojunk=False)
+    """Align the two sequences (difflib) on (phase, event, step); losses are compared separately."""
+    comparison = EventComparison(scenario, list(legacy), list(modern), description=description,
+                                 expected_differences=tuple(expected_differences))
+    matcher = difflib.SequenceMatcher(a=[event_key(event) for event in legacy], b=[event_key(event) for event in modern],
+                                      autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             comparison.rows += [("same", legacy[i], modern[j]) for i, j in zip(range(i1, i2), range(j1, j2))]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import functools
 import inspect
+import operator
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
@@ -52,10 +53,10 @@ def parse_value(text: str) -> Any:
     return text
 
 
-def parse_assignments(items: list[str], flag: str) -> dict[str, Any] | None:
+def parse_assignments(items: list[str] | None, flag: str) -> dict[str, Any] | None:
     """Repeated `KEY=VALUE` flags as a dict; None when none is given (the API's default)."""
     assigned = {}
-    for item in items:
+    for item in items or []:
         key, separator, value = item.partition("=")
         if not separator or not key:
             raise ConfigError(f"{flag} expects KEY=VALUE, got {item!r}")
@@ -64,7 +65,7 @@ def parse_assignments(items: list[str], flag: str) -> dict[str, Any] | None:
 
 
 def parse_scenarios(text: str) -> tuple[str, ...]:
-    """`all`, `none`, or comma-separated scenario names."""
+    """`all` (the command line's default), `none`, or comma-separated scenario names."""
     if text == "all":
         return tuple(SCENARIOS)
     if text == "none":
@@ -75,18 +76,14 @@ def parse_scenarios(text: str) -> tuple[str, ...]:
 class Flag(NamedTuple):
     """How one option is spelled on the `migrate parity` command line.
 
-    `parse` turns what argparse stored into the option's value (`--param` items
-    into a dict); `cli_default` is the command line's default where it differs
-    from the API's (`--scenarios all`); `switch_off` makes a `--no-X` flag that
-    sets a True-by-default option to False.
+    `arguments` go to argparse's `add_argument` with the option's help and allowed values: a `type`, a
+    `metavar`, ``action="append"`` for a repeated flag, ``action="store_true"`` for a `--no-X` switch. `parse`
+    turns what argparse stored into the option's value (`--param` items into a dict, `--no-serving` into
+    serving=False); a flag without it stores the option's value, its default the API's.
     """
 
     spelling: str
-    type: Callable[[str], Any] = str
-    metavar: str | None = None
-    repeated: bool = False
-    switch_off: bool = False
-    cli_default: Any = None
+    arguments: Mapping[str, Any] = {}
     parse: Callable[[Any], Any] | None = None
 
     @property
@@ -113,49 +110,49 @@ class ParityOptions:
     """Every choice about a parity run that the command line and `check_parity` share (see the module docstring)."""
 
     steps: int | None = option(
-        "training steps (default: the pair's STEPS, else 200 exact / 2000 statistical)", Flag("--steps", int))
+        "training steps (default: the pair's STEPS, else 200 exact / 2000 statistical)", Flag("--steps", {"type": int}))
     mode: str = option(
         "exact: per-step losses under the optimizer's tolerance; statistical: the metrics decide",
         Flag("--mode"), "exact", MODES)
-    seed: int = option("the seed both sides get in params", Flag("--seed", int), 42)
+    seed: int = option("the seed both sides get in params", Flag("--seed", {"type": int}), 42)
     params: Mapping[str, Any] | None = option(
         "set entries of params for both sides (on the command line: numbers, true/false, or text)",
-        Flag("--param", metavar="KEY=VALUE", repeated=True, parse=lambda items: parse_assignments(items, "--param")))
+        Flag("--param", {"metavar": "KEY=VALUE", "action": "append"}, lambda items: parse_assignments(items, "--param")))
     optimizer: str | None = option(
         "shortcut for --param optimizer=NAME (MNIST pair: sgd or adam)", Flag("--optimizer"))
     optimizer_flavour: str | None = option(
         "MNIST pair: the Keras side's optimizer — exact (default): the TF1-exact twin from modern/optimizers, "
         "bit-identical; native: Keras' own, which drifts (shortcut for --modern-override optimizer_flavour=NAME)",
         Flag("--optimizer-flavour"), None, OPTIMIZER_FLAVOURS)
-    batch_size: int | None = option("shortcut for --param batch_size=N", Flag("--batch-size", int))
-    learning_rate: float | None = option("shortcut for --param learning_rate=X", Flag("--learning-rate", float))
+    batch_size: int | None = option("shortcut for --param batch_size=N", Flag("--batch-size", {"type": int}))
+    learning_rate: float | None = option("shortcut for --param learning_rate=X", Flag("--learning-rate", {"type": float}))
     scenarios: tuple[str, ...] = option(
         f"the event scenarios the pair runs ({', '.join(SCENARIOS)}); on the command line comma-separated, "
         "'all' (the command's default) or 'none' (check_parity's default)",
-        Flag("--scenarios", cli_default="all", parse=parse_scenarios), (), tuple(SCENARIOS))
+        Flag("--scenarios", {"default": "all"}, parse_scenarios), (), tuple(SCENARIOS))
     accuracy_bar: float | None = option(
-        "minimum accuracy for both (default: the pair's ACCURACY_BAR)", Flag("--accuracy-bar", float))
+        "minimum accuracy for both (default: the pair's ACCURACY_BAR)", Flag("--accuracy-bar", {"type": float}))
     max_accuracy_gap_points: float | None = option(
-        "allowed |Δ metric| in points (default: 0 for exact sgd, else 0.5)", Flag("--max-accuracy-gap", float))
+        "allowed |Δ metric| in points (default: 0 for exact sgd, else 0.5)", Flag("--max-accuracy-gap", {"type": float}))
     modern_overrides: Mapping[str, Any] | None = option(
         "change modern params only (e.g. adam_epsilon=1e-7) to see what parity reports",
-        Flag("--modern-override", metavar="KEY=VALUE", repeated=True,
-             parse=lambda items: parse_assignments(items, "--modern-override")))
+        Flag("--modern-override", {"metavar": "KEY=VALUE", "action": "append"},
+             lambda items: parse_assignments(items, "--modern-override")))
     loss_tolerance: float | None = option(
         "allowed relative |Δloss| at every step, instead of the optimizer's schedule",
-        Flag("--loss-tolerance", float, "REL"))
+        Flag("--loss-tolerance", {"type": float, "metavar": "REL"}))
     schedule: str | None = option(
         f"hold the per-step losses to a named tolerance schedule whatever the optimizer: {', '.join(NAMED)} "
-        "(default: the pair's TOLERANCE_SCHEDULE, else by optimizer)", Flag("--schedule", metavar="NAME"),
+        "(default: the pair's TOLERANCE_SCHEDULE, else by optimizer)", Flag("--schedule", {"metavar": "NAME"}),
         None, tuple(NAMED))
     forward_tolerance: float = option(
-        "allowed max |Δ| of the forward-pass outputs", Flag("--forward-tolerance", float, "ABS"), 0.0)
+        "allowed max |Δ| of the forward-pass outputs", Flag("--forward-tolerance", {"type": float, "metavar": "ABS"}), 0.0)
     serving: bool = option(
         "stage 6 (export both sides, compare signatures and answers) for a pair that defines it: "
-        "serving=False, --no-serving, skips it", Flag("--no-serving", switch_off=True), True)
+        "serving=False, --no-serving, skips it", Flag("--no-serving", {"action": "store_true"}, operator.not_), True)
     serving_tolerance: float = option(
         "allowed max |Δ| of the SavedModels' floating-point answers (e.g. against a trace of another "
-        "TensorFlow version whose losses drift)", Flag("--serving-tolerance", float, "ABS"), 0.0)
+        "TensorFlow version whose losses drift)", Flag("--serving-tolerance", {"type": float, "metavar": "ABS"}), 0.0)
     progress: Progress = option("where progress messages go (the command prints them to stderr)", None, to_stderr)
 
     def __post_init__(self) -> None:
@@ -190,15 +187,11 @@ def add_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
         "parity options (check_parity's keyword arguments, named in docs/reference/parity-options.md)")
     for name, flag in FLAGS.items():
-        spec = SPECS[name]
-        if flag.switch_off:
-            group.add_argument(flag.spelling, action="store_true", help=spec.help)
+        if flag.parse is not None:  # argparse stores what was given (None if nothing was), ParityOptions checks it
+            group.add_argument(flag.spelling, help=SPECS[name].help, **flag.arguments)
             continue
-        default = flag.cli_default if flag.cli_default is not None else (
-            [] if flag.repeated else getattr(ParityOptions(), name))
-        group.add_argument(flag.spelling, action="append" if flag.repeated else "store", default=default,
-                           type=flag.type, choices=None if flag.parse is not None else spec.choices,
-                           metavar=flag.metavar, help=spec.help)
+        group.add_argument(flag.spelling, help=SPECS[name].help, default=getattr(ParityOptions(), name),
+                           choices=SPECS[name].choices, **flag.arguments)
 
 
 def from_args(args: argparse.Namespace, **api_only: Any) -> ParityOptions:
@@ -206,8 +199,6 @@ def from_args(args: argparse.Namespace, **api_only: Any) -> ParityOptions:
     given: dict[str, Any] = dict(api_only)
     for name, flag in FLAGS.items():
         value = getattr(args, flag.dest)
-        if flag.switch_off:
-            value = not value
         given[name] = flag.parse(value) if flag.parse is not None else value
     return ParityOptions(**given)
 

@@ -14,6 +14,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -35,16 +36,15 @@ from migrate.parity import trace as traces
 from migrate.parity.advice import ignored_optimizer, optimizer_advice
 from migrate.parity.compare import EventComparison, compare_events, compare_losses, compare_metrics
 from migrate.parity.config import ParityConfig
-from migrate.parity.options import FLAGS, PARAM_SHORTCUTS, Progress
+from migrate.parity.options import FLAGS, PARAM_SHORTCUTS, ParityOptions, Progress
 from migrate.parity.pair import Pair, PairError
 from migrate.parity.read_params import ReadParams, unread
 from migrate.parity.result import ParityResult
-from migrate.parity.serving.stage import ServingOptions, record_legacy_export, serving_stage
+from migrate.parity.serving.stage import record_legacy_export, serving_stage
 from migrate.parity.sides.step_recorder import record_training
 from migrate.parity.stages import (
     ROUNDING_LEVEL,
     TITLES,
-    Check,
     Stage,
     batch_problem,
     check_evaluation,
@@ -121,10 +121,10 @@ class Replay(NamedTuple):
 class Run:
     """One parity run's state while it goes through the stages."""
 
-    def __init__(self, config: ParityConfig, pair: Pair, progress: Progress, workdir: Path,
-                 serving: ServingOptions = ServingOptions()) -> None:
-        self.config, self.pair, self.progress, self.workdir = config, pair, progress, workdir
-        self.serving, self.serving_dir = serving, serving.directory or workdir / "serving"
+    def __init__(self, config: ParityConfig, pair: Pair, options: ParityOptions, workdir: Path,
+                 serving_dir: Path | None = None) -> None:
+        self.config, self.pair, self.options, self.progress, self.workdir = config, pair, options, options.progress, workdir
+        self.serving_dir = serving_dir or workdir / "serving"  # where stage 6 keeps both SavedModels
         self.legacy = SideTrace("legacy")
         self.legacy_prepared: Prepared | None = None  # None when the legacy side comes from a trace
         self.modern: ModernSide | None = None
@@ -162,63 +162,6 @@ class Run:
         assert self.legacy_prepared is not None, "the legacy side comes from a trace: it cannot train here"
         return self.legacy_prepared
 
-    def locate_divergence(self, modern: ModernSide, matches: list[Match], state_matches: list[Match], step: int,
-                          recorded: tuple[float | None, float | None]) -> tuple[str, dict[str, Any]] | None:
-        """Replay both sides to `step` and compare every variable before and after it (`divergence.locate`)."""
-        if self.legacy_prepared is None:
-            return ("not located: the legacy side comes from a trace; run both sides on TF 2.15 to compare the "
-                    "variables at that step"), {}
-        self.progress(f"[locate] replaying both sides to step {step} to compare every variable before and after it")
-        everything = matches + state_matches
-        replay = self.replay(modern, matches, everything, step, digests=True)
-        if replay is None:
-            return None
-        replayed = replay.losses
-        message, details = divergence.locate(step, everything, replay.legacy, replay.modern, *replayed)
-        parted = divergence.first_parting(everything, *replay.digests) if details["verdict"] == "weights before" else None
-        if parted is not None and parted < step - 1:
-            self.progress(f"[locate] the weights first part at step {parted}: replaying to it")
-            earlier = self.replay(modern, matches, everything, parted, digests=False)
-            if earlier is not None:
-                earlier_message, earlier_details = divergence.locate(parted, everything, earlier.legacy, earlier.modern,
-                                                                     *earlier.losses)
-                message += f"; they first part at step {parted}: {earlier_message}"
-                details["first_parting"] = earlier_details
-        if (note := divergence.rounding_note(details)) is not None:
-            message += f"; {note}"
-        if replayed != recorded:
-            message += (f" (caution: the replay's step-{step} losses {replayed[0]!r} / {replayed[1]!r} are not the run's "
-                        f"{recorded[0]!r} / {recorded[1]!r}: a side is not deterministic)")
-            details["replay_reproduced"] = False
-        return message, details
-
-    def replay(self, modern: ModernSide, matches: list[Match], everything: list[Match], step: int, *, digests: bool) -> Replay | None:
-        """Both sides again from the initial weights to `step` (None if a side stopped short of it)."""
-        from migrate.parity.sides import legacy_side
-
-        capture = (step - 1, step)
-
-        def keras_layout(values: dict[str, Array]) -> dict[str, Array]:
-            return to_keras_layout(everything, values)
-
-        def legacy_digest(values: dict[str, Array]) -> dict[str, str]:
-            return divergence.digest(keras_layout(values))
-
-        legacy, legacy_snapshots = legacy_side.train(
-            self.pair, self.legacy_params, self.config.seed, self.prepared(), step, lambda message: None,
-            capture, model_dir=self.workdir / f"replay-{step}-{len(list(self.workdir.glob('replay-*')))}",
-            digest=legacy_digest if digests else None)
-        modern_run, modern_snapshots = modern.replay(matches, self.initial_weights, step, capture,
-                                                     divergence.digest if digests else None)
-        if any(point not in legacy_snapshots.captured or point not in modern_snapshots.captured for point in capture):
-            return None
-        legacy_values = {point: keras_layout(values) for point, values in legacy_snapshots.captured.items()}
-        return Replay((legacy.losses.get(step), modern_run.losses.get(step)), legacy_values, modern_snapshots.captured,
-                      (legacy_snapshots.digests, modern_snapshots.digests))
-
-    def load_legacy(self, recorded: traces.RecordedRun) -> None:
-        self.legacy, self.initial_weights = recorded.sides["legacy"], recorded.initial_weights
-
 
 def describe_metrics(metrics: dict[str, float]) -> str:
     return ", ".join(f"{key} {value:.6g}" for key, value in sorted(metrics.items()))
@@ -240,17 +183,19 @@ def check_steps_run(pair: Pair, record: SideTrace, steps: int) -> None:
 def run_parity(
     config: ParityConfig,
     pair: Pair,
+    options: ParityOptions,
     *,
     side: str = "both",
     against: Path | None = None,
     record: Path | None = None,
-    progress: Progress = print,
-    serving: ServingOptions = ServingOptions(),
+    serving_dir: Path | None = None,
 ) -> tuple[ParityResult | None, dict[str, SideTrace]]:
     """Run `side` now, take the legacy side from `against`; return the comparison (None if only recording).
 
-    `serving`: whether stage 6 runs, its tolerance and where it keeps both SavedModels.
+    `options` (those `config` was made from) say whether stage 6 runs, its tolerance and where progress goes;
+    `serving_dir` keeps both SavedModels (None: the run's scratch directory, gone after the run).
     """
+    progress = options.progress
     recorded = None
     if against is not None:
         recorded = traces.read_trace(against)
@@ -260,21 +205,21 @@ def run_parity(
                                     "record one with `migrate parity --side legacy --record PATH`.")
     prepare_tensorflow_environment(progress)
     with tempfile.TemporaryDirectory(prefix="parity-") as scratch:
-        run = Run(config, pair, progress, Path(scratch), serving)
+        run = Run(config, pair, options, Path(scratch), serving_dir)
         result: ParityResult | None = None
         if side == "legacy":
             run.prepare_legacy()
             run.train_legacy(config.steps, evaluate=True, scenarios=True)
             check_steps_run(pair, run.legacy, config.steps)
-            if pair.has_serving and serving.run:
+            if pair.has_serving and options.serving:
                 record_legacy_export(run)
             sides = {"legacy": run.legacy}
         else:
             if recorded is not None:
-                run.load_legacy(recorded)
+                run.legacy, run.initial_weights = recorded.sides["legacy"], recorded.initial_weights
             else:
                 run.prepare_legacy()
-            result, modern = compare_with_modern(run, train_legacy=recorded is None)
+            result, modern = Comparison(run, train_legacy=recorded is None).compare()
             if (stage := serving_stage(run, result)) is not None:
                 result.stages.append(stage)
             if recorded is None and result.ok:  # a run that stopped early did not call every function
@@ -294,7 +239,7 @@ def show_mapping(config: ParityConfig, pair: Pair, progress: Progress = print) -
 
     prepare_tensorflow_environment(progress)
     with tempfile.TemporaryDirectory(prefix="parity-") as scratch:
-        run = Run(config, pair, progress, Path(scratch))
+        run = Run(config, pair, ParityOptions(progress=progress), Path(scratch))
         run.prepare_legacy()
         modern = ModernSide(pair, run.modern_params, config.seed)
         modern.ensure_built(modern.first_batch()[0])
@@ -312,40 +257,6 @@ def map_both(pair: Pair, legacy: SideTrace, modern: ModernSide) -> tuple[list[Ma
     return matches, state_matches, state_problem
 
 
-def compare_with_modern(run: Run, *, train_legacy: bool) -> tuple[ParityResult, SideTrace]:
-    """Stages 1–5 against the legacy side `run` holds (trained here when `train_legacy`, else from a trace): the
-    result so far and the modern side's trace."""
-    from migrate.parity.sides.modern_side import ModernSide, versions
-
-    config, pair, legacy = run.config, run.pair, run.legacy
-    run.progress(f"[modern] {pair.name}: build_model and train_dataset")
-    modern = run.modern = ModernSide(pair, run.modern_params, config.seed)
-    first_batch = modern.first_batch()
-    assert legacy.first_batch is not None, "a prepared or recorded legacy side has its first batch"
-    problem = batch_problem(legacy.first_batch.structure, first_batch, legacy.first_batch.fingerprint,
-                            values=config.mode == "exact")
-    if problem:
-        raise PairError(f"{pair.origin}: {problem}.")
-    modern.ensure_built(first_batch[0])
-    matches, state_matches, state_problem = map_both(pair, legacy, modern)
-    modern.state_matches = state_matches
-    record = SideTrace("modern", versions=versions(), optimizers=modern.optimizer_names())
-    if "optimizer" in config.params:
-        ignored = ignored_optimizer(str(config.params["optimizer"]), legacy.optimizers, record.optimizers)
-        if ignored:
-            raise PairError(f"{pair.origin}: {ignored}")
-    result = ParityResult(config.as_dict(), {"legacy": legacy.versions, "modern": record.versions}, [],
-                          notes=notes_before_training(legacy, state_problem))
-    # the forward pass runs on the batch the legacy outputs come from: the modern one is equal in exact mode
-    # (checked above) and shuffled differently in statistical mode
-    batch = run.legacy_batch if run.legacy_batch is not None else first_batch if config.mode == "exact" else None
-    comparison = Comparison(run, modern, record, matches, state_matches, batch, result, train_legacy=train_legacy)
-    result.stages = run_checks(comparison.checks())
-    if result.losses is not None and config.mode == "exact" and result.losses.schedule.start not in (0.0, float("inf")):
-        result.notes.append("note: " + result.losses.schedule.explanation)
-    return result, record
-
-
 def notes_before_training(legacy: SideTrace, state_problem: str | None) -> list[str]:
     """What the result says whatever the stages find: state left uncompared, initial values the seeds miss."""
     notes = [] if state_problem is None else ["note: " + state_problem]
@@ -358,20 +269,47 @@ def notes_before_training(legacy: SideTrace, state_problem: str | None) -> list[
 
 
 class Comparison:
-    """Stages 1–5 of a single-process run as one pipeline of named checks (`stages.run_checks`: the first that fails
-    stops the rest). Training runs once, in the one-step check, for stages 3–5; after a failed forward pass both sides
-    train one step only, to name the first variable whose update differs."""
+    """Stages 1–5 of a single-process run against the legacy side `run` holds (trained here when `train_legacy`,
+    else from a trace), as one pipeline of named checks (`stages.run_checks`: the first that fails stops the rest).
+    Training runs once, in the one-step check, for stages 3–5; after a failed forward pass both sides train one
+    step only, to name the first variable whose update differs."""
 
-    def __init__(self, run: Run, modern: ModernSide, record: SideTrace, matches: list[Match],
-                 state_matches: list[Match], batch: Any, result: ParityResult, *, train_legacy: bool) -> None:
-        self.run, self.modern, self.record, self.result, self.batch = run, modern, record, result, batch
-        self.matches, self.state_matches, self.train_legacy = matches, state_matches, train_legacy
-        self.config, self.pair, self.legacy = run.config, run.pair, run.legacy
+    def __init__(self, run: Run, *, train_legacy: bool) -> None:
+        from migrate.parity.sides.modern_side import ModernSide, versions
 
-    def checks(self) -> list[Check]:
+        config, pair, legacy = run.config, run.pair, run.legacy
+        self.run, self.train_legacy, self.config, self.pair, self.legacy = run, train_legacy, config, pair, legacy
+        run.progress(f"[modern] {pair.name}: build_model and train_dataset")
+        modern = self.modern = run.modern = ModernSide(pair, run.modern_params, config.seed)
+        first_batch = modern.first_batch()
+        assert legacy.first_batch is not None, "a prepared or recorded legacy side has its first batch"
+        problem = batch_problem(legacy.first_batch.structure, first_batch, legacy.first_batch.fingerprint,
+                                values=config.mode == "exact")
+        if problem:
+            raise PairError(f"{pair.origin}: {problem}.")
+        modern.ensure_built(first_batch[0])
+        self.matches, self.state_matches, state_problem = map_both(pair, legacy, modern)
+        modern.state_matches = self.state_matches
+        self.record = SideTrace("modern", versions=versions(), optimizers=modern.optimizer_names())
+        if "optimizer" in config.params:
+            ignored = ignored_optimizer(str(config.params["optimizer"]), legacy.optimizers, self.record.optimizers)
+            if ignored:
+                raise PairError(f"{pair.origin}: {ignored}")
+        self.result = ParityResult(config.as_dict(), {"legacy": legacy.versions, "modern": self.record.versions}, [],
+                                   notes=notes_before_training(legacy, state_problem))
+        # the forward pass runs on the batch the legacy outputs come from: the modern one is equal in exact mode
+        # (checked above) and shuffled differently in statistical mode
+        self.batch = run.legacy_batch if run.legacy_batch is not None else first_batch if config.mode == "exact" else None
+
+    def compare(self) -> tuple[ParityResult, SideTrace]:
+        """Run the stages: the result so far (serving is the caller's) and the modern side's trace."""
         named = (("variables", self.variables), ("forward", self.forward), ("one-step", self.one_step),
                  ("n-steps", self.n_steps), ("evaluation", self.evaluation))
-        return [(name, TITLES[name], check) for name, check in named]
+        result = self.result
+        result.stages = run_checks([(name, TITLES[name], check) for name, check in named])
+        if result.losses is not None and self.config.mode == "exact" and result.losses.schedule.start not in (0.0, float("inf")):
+            result.notes.append("note: " + result.losses.schedule.explanation)
+        return result, self.record
 
     def variables(self) -> Stage:
         return check_variables(self.matches, constant_initialisers(self.matches, self.legacy.constant_init),
@@ -427,14 +365,58 @@ class Comparison:
         stage = check_n_steps(result.losses, result.events)
         violation = result.losses.first_violation
         if violation is not None and config.mode == "exact":
-            located = self.run.locate_divergence(self.modern, self.matches, self.state_matches, violation.step,
-                                                 (violation.legacy, violation.modern))
+            located = self.locate_divergence(violation.step, (violation.legacy, violation.modern))
             if located is not None:
                 stage.message += f"; {located[0]}"
                 stage.details["divergence"] = located[1]
         if violation is not None and (hint := optimizer_advice(legacy.optimizers, record.optimizers)):
             stage.message += f"; {hint}"
         return stage
+
+    def locate_divergence(self, step: int, recorded: tuple[float | None, float | None]) -> tuple[str, dict[str, Any]] | None:
+        """Replay both sides to `step` and compare every variable before and after it (`divergence.locate`)."""
+        if self.run.legacy_prepared is None:
+            return ("not located: the legacy side comes from a trace; run both sides on TF 2.15 to compare the "
+                    "variables at that step"), {}
+        self.run.progress(f"[locate] replaying both sides to step {step} to compare every variable before and after it")
+        everything = self.matches + self.state_matches
+        replay = self.replay(step, digests=True)
+        if replay is None:
+            return None
+        message, details = divergence.locate(step, everything, replay.legacy, replay.modern, *replay.losses)
+        parted = divergence.first_parting(everything, *replay.digests) if details["verdict"] == "weights before" else None
+        if parted is not None and parted < step - 1:
+            self.run.progress(f"[locate] the weights first part at step {parted}: replaying to it")
+            earlier = self.replay(parted, digests=False)
+            if earlier is not None:
+                earlier_message, details["first_parting"] = divergence.locate(
+                    parted, everything, earlier.legacy, earlier.modern, *earlier.losses)
+                message += f"; they first part at step {parted}: {earlier_message}"
+        if (note := divergence.rounding_note(details)) is not None:
+            message += f"; {note}"
+        if replay.losses != recorded:
+            message += (f" (caution: the replay's step-{step} losses {replay.losses[0]!r} / {replay.losses[1]!r} are not "
+                        f"the run's {recorded[0]!r} / {recorded[1]!r}: a side is not deterministic)")
+            details["replay_reproduced"] = False
+        return message, details
+
+    def replay(self, step: int, *, digests: bool) -> Replay | None:
+        """Both sides again from the initial weights to `step` (None if a side stopped short of it)."""
+        from migrate.parity.sides import legacy_side
+
+        run, capture = self.run, (step - 1, step)
+        keras_layout = partial(to_keras_layout, self.matches + self.state_matches)
+        legacy, legacy_snapshots = legacy_side.train(
+            self.pair, run.legacy_params, self.config.seed, run.prepared(), step, lambda message: None, capture,
+            model_dir=run.workdir / f"replay-{step}-{len(list(run.workdir.glob('replay-*')))}",
+            digest=(lambda values: divergence.digest(keras_layout(values))) if digests else None)
+        modern_run, modern_snapshots = self.modern.replay(self.matches, run.initial_weights, step, capture,
+                                                          divergence.digest if digests else None)
+        if any(point not in legacy_snapshots.captured or point not in modern_snapshots.captured for point in capture):
+            return None
+        legacy_values = {point: keras_layout(values) for point, values in legacy_snapshots.captured.items()}
+        return Replay((legacy.losses.get(step), modern_run.losses.get(step)), legacy_values, modern_snapshots.captured,
+                      (legacy_snapshots.digests, modern_snapshots.digests))
 
     def evaluation(self) -> Stage:
         legacy, record, result, config = self.legacy, self.record, self.result, self.config
@@ -454,14 +436,12 @@ def compared_events(config: ParityConfig, pair: Pair, legacy: SideTrace, modern:
         compared.append(compare_events(
             "train (pair hooks)", without_losses(legacy.train_events), without_losses(modern.train_events)
         ))
-    for name in config.scenarios:
-        scenario = SCENARIOS.get(name)
-        legacy_events = legacy.events.get(name, [])
-        modern_events = modern.events.get(name, [])
-        if scenario is not None:
-            legacy_events = scenario.normalize_both(scenario.normalize_legacy(legacy_events))
-            modern_events = scenario.normalize_both(modern_events)
-        compared.append(compare_events(name, legacy_events, modern_events))
+    for name in config.scenarios:  # names of SCENARIOS (`ParityOptions` refuses any other)
+        scenario = SCENARIOS[name]
+        compared.append(compare_events(
+            name, scenario.normalize_both(scenario.normalize_legacy(legacy.events.get(name, []))),
+            scenario.normalize_both(modern.events.get(name, [])), description=scenario.description,
+            expected_differences=scenario.expected_differences))
     return compared
 
 

@@ -155,20 +155,13 @@ ROUNDING_LEVEL = 1e-5
 """A forward difference this small relative to the outputs is rounding (float32 has ~7 digits), not another layer."""
 
 
-def max_abs_diff(a: Any, b: Any) -> float:
-    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    if a.shape != b.shape:
-        return float("inf")
-    return float(np.max(np.abs(a - b))) if a.size else 0.0
-
-
 def check_forward(legacy: Any, modern: Any, key: str | None, tolerance: float) -> Stage:
     """Max |Δ| of the outputs; `legacy` is the model_fn's predictions (a dict or a tensor)."""
     chosen, left, right = _pick_output(legacy, modern, key)
     if isinstance(left, Mapping):
-        diffs = {k: max_abs_diff(left[k], right[k]) for k in left}
+        diffs = {k: difference(left[k], right[k]).max_abs for k in left}
     else:
-        diffs = {chosen or "output": max_abs_diff(left, right)}
+        diffs = {chosen or "output": difference(left, right).max_abs}
     worst = max(diffs.values())
     details = {"compared": chosen, "max_abs_diff": worst, "tolerance": tolerance, "per_output": diffs}
     if worst > tolerance:
@@ -209,20 +202,20 @@ def locate_forward_difference(
             if match.transform is not None and match.legacy.name not in uncompared:
                 uncompared.append(match.legacy.name)
             continue
-        difference = max_abs_diff(left, right)
-        if difference > tolerance:
+        apart = difference(left, right).max_abs
+        if apart > tolerance:
             name = match.legacy.name
-            details = {"first_input_differs": name, "max_abs_diff": difference, "inputs_agree": list(checked)}
+            details = {"first_input_differs": name, "max_abs_diff": apart, "inputs_agree": list(checked)}
             if uncompared:
-                return (f"the layer with {name} gets a different input (max |Δ| {difference:.6g}); the layers before it "
+                return (f"the layer with {name} gets a different input (max |Δ| {apart:.6g}); the layers before it "
                         f"with {', '.join(uncompared)} store their weights in another layout and could not be compared: "
                         "look there first"), {**details, "uncompared": uncompared}
             if not checked:
-                return (f"the input of the first layer (the one with {name}) already differs (max |Δ| {difference:.6g}): "
+                return (f"the input of the first layer (the one with {name}) already differs (max |Δ| {apart:.6g}): "
                         "the features reach the model differently — feature order (tf.compat.v1.feature_column."
                         "input_layer concatenates the columns sorted by name), scaling, one-hot or embedding ids"), details
             return (f"the layer with {checked[-1]} gets the same input on both sides, the layer with {name} does not "
-                    f"(max |Δ| {difference:.6g}): the layer with {checked[-1]}, or what follows it before the next, "
+                    f"(max |Δ| {apart:.6g}): the layer with {checked[-1]}, or what follows it before the next, "
                     "computes something else (activation, normalisation, dropout at inference)"), details
         checked.append(match.legacy.name)
     if not checked:
@@ -311,9 +304,9 @@ def check_order_guesses(matches: Sequence[Match], legacy_after: Mapping[str, Any
     guessed = [m for m in matches if m.unverified]
     swaps = []
     for m in guessed:
-        own = max_abs_diff(legacy_after[m.modern.name], modern_after[m.modern.name])
+        own = difference(legacy_after[m.modern.name], modern_after[m.modern.name]).max_abs
         better = [other for other in guessed if other is not m and other.modern.shape == m.modern.shape
-                  and max_abs_diff(legacy_after[m.modern.name], modern_after[other.modern.name]) < own]
+                  and difference(legacy_after[m.modern.name], modern_after[other.modern.name]).max_abs < own]
         if own > 0 and better:
             swaps.append(f"{m.legacy.name!r}: {better[0].modern.name!r}")
     if not swaps:

@@ -24,14 +24,11 @@ def check_port(pair_file: Path, steps: int, progress: Progress, options: dict | 
     from migrate.parity.pair import load_pair
     from migrate.parity.render import terminal_summary
     from migrate.parity.run import prepare_tensorflow_environment, run_parity
-    from migrate.parity.serving.stage import ServingOptions
 
     prepare_tensorflow_environment(progress)
     pair = load_pair(pair_file)
-    chosen = ParityOptions(mode="exact", steps=steps, **(options or {}))
-    config = config_for(pair, chosen)
-    serving = ServingOptions(run=chosen.serving, tolerance=chosen.serving_tolerance)
-    result, _ = run_parity(config, pair, progress=progress, serving=serving)
+    chosen = ParityOptions(mode="exact", steps=steps, progress=progress, **(options or {}))
+    result, _ = run_parity(config_for(pair, chosen), pair, chosen)
     if result is None:
         raise RuntimeError("run_parity gave no result: it does so only when one side is recorded alone")
     return Verdict("holds" if result.ok else "broken", terminal_summary(result), steps)

@@ -30,35 +30,24 @@ class RequestSource:
     origin: str
 
 
-def _rows(features: Any, start: int, stop: int) -> Any:
-    if isinstance(features, Mapping):
-        return {key: np.asarray(value)[start:stop] for key, value in features.items()}
-    return np.asarray(features)[start:stop]
-
-
-def _concatenate(parts: list[Any]) -> Any:
-    if isinstance(parts[0], Mapping):
-        return {key: np.concatenate([np.asarray(part[key]) for part in parts]) for key in parts[0]}
-    return np.concatenate([np.asarray(part) for part in parts])
-
-
-def _count(features: Any) -> int:
-    first = next(iter(features.values())) if isinstance(features, Mapping) else features
-    return int(np.shape(first)[0])
+def _columns(features: Any) -> dict[str, Array]:
+    """A batch's features as named arrays (one tensor under the name ``""``), to cut and join them alike."""
+    items = features.items() if isinstance(features, Mapping) else [("", features)]
+    return {key: np.asarray(value) for key, value in items}
 
 
 def take_examples(named_datasets: list[tuple[str, Callable[[], Any]]], count: int = REQUESTS) -> RequestSource:
     """The first `count` examples of the datasets in turn (eval, then train if eval is shorter); each is made
     only when needed."""
-    parts, taken, origins = [], 0, []
+    parts: list[dict[str, Array]] = []
+    taken, origins, single = 0, [], False
     for name, make_dataset in named_datasets:
         before = taken
         for batch in make_dataset():
             features = batch[0] if isinstance(batch, (tuple, list)) else batch
-            features = {k: np.asarray(v) for k, v in features.items()} if isinstance(features, Mapping) \
-                else np.asarray(features)
-            rows = min(_count(features), count - taken)
-            parts.append(_rows(features, 0, rows))
+            single, columns = not isinstance(features, Mapping), _columns(features)
+            rows = min(len(next(iter(columns.values()))), count - taken)
+            parts.append({key: column[:rows] for key, column in columns.items()})
             taken += rows
             if taken >= count:
                 break
@@ -68,7 +57,8 @@ def take_examples(named_datasets: list[tuple[str, Callable[[], Any]]], count: in
             break
     if not parts:
         raise ServingError("the pair's datasets give no example to send as a request.")
-    return RequestSource(_concatenate(parts), taken, " + ".join(origins) + " examples")
+    joined = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+    return RequestSource(joined[""] if single else joined, taken, " + ".join(origins) + " examples")
 
 
 def _feature(features: Any, key: str, keys: Collection[str]) -> Any:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -28,19 +27,6 @@ from migrate.parity.serving.export import export_estimator, export_keras
 from migrate.parity.serving.requests import take_examples
 from migrate.parity.serving.surface import ServingError, read_surface
 from migrate.parity.stages import Stage, skipped
-
-
-@dataclass(frozen=True)
-class ServingOptions:
-    """How a parity run treats stage 6 (`migrate parity --no-serving`, `--serving-tolerance`, `--out DIR/serving`).
-
-    `directory` keeps both SavedModels (None: the run's scratch directory, gone after the run);
-    `tolerance` is the allowed max |Δ| of floating-point answers (0.0: bit for bit).
-    """
-
-    run: bool = True
-    tolerance: float = 0.0
-    directory: Path | None = None
 
 
 def export_legacy(pair: Pair, params: dict[str, Any], seed: int, model_dir: Path, target: Path, progress: Progress) -> Path:
@@ -99,7 +85,7 @@ def serving_stage(run: Any, result: Any) -> Stage | None:
     pair, config = run.pair, run.config
     if not pair.has_serving:
         return None
-    if not run.serving.run:
+    if not run.options.serving:
         return skipped("serving", "not run (--no-serving)")
     if not result.ok:
         return skipped("serving", "an earlier stage failed")
@@ -107,7 +93,7 @@ def serving_stage(run: Any, result: Any) -> Stage | None:
     modern_dir = export_modern(pair, run.modern_params, run.modern.model, directory / "modern", run.progress)
     legacy_dir = (record_legacy_export(run) if run.legacy_prepared is not None
                   else recorded_saved_model(run.legacy, pair.origin))
-    stage = compare_exports(pair, run.modern_params, legacy_dir, modern_dir, run.serving.tolerance, directory,
+    stage = compare_exports(pair, run.modern_params, legacy_dir, modern_dir, run.options.serving_tolerance, directory,
                             run.progress, values=config.mode == "exact")
     # the duration is shown, not put in the summary: the same command must write the same summary
     run.progress(f"[serving] exported, loaded and compared in {round(time.perf_counter() - started, 1)} s")

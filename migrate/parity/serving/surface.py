@@ -171,7 +171,7 @@ def saved_model_cli_text(meta_graph: Any) -> str:
     buffer = io.StringIO()
     with contextlib.redirect_stdout(buffer):
         print(f"MetaGraphDef with tag-set: '{SERVE_TAG}' contains the following SignatureDefs:")
-        for key in sorted(meta_graph.signature_def):
+        for key in sorted(key for key in meta_graph.signature_def if not key.startswith("__")):  # not TF's own
             print(f"\nsignature_def['{key}']:")
             saved_model_cli._show_inputs_outputs_mgd(meta_graph, key, indent=1)
     return buffer.getvalue()
@@ -271,9 +271,7 @@ def read_surface(directory: Path, side: str) -> Surface:
                            {name: _tensor_info(info) for name, info in signature.outputs.items()})
         for key, signature in meta_graph.signature_def.items() if not key.startswith("__")
     }
-    surface = Surface(Path(directory), signatures, parsed_features(meta_graph.graph_def), saved_model_cli_text(meta_graph))
-    surface.saved_model_cli = "\n\n".join(
-        block for block in surface.saved_model_cli.split("\n\n") if not block.startswith("signature_def['__"))
-    surface.functions = loaded_signatures(directory, side)
+    surface = Surface(Path(directory), signatures, parsed_features(meta_graph.graph_def), saved_model_cli_text(meta_graph),
+                      loaded_signatures(directory, side))
     cross_check(surface, side)
     return surface

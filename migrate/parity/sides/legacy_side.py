@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import importlib.metadata
 import inspect
-import platform
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -28,6 +27,7 @@ from migrate.core.mapping import Weight
 from migrate.core.side_trace import FirstBatch, Forward, SideTrace
 from migrate.parity.options import Progress
 from migrate.parity.pair import Pair, PairError
+from migrate.parity.sides.modern_side import versions
 from migrate.parity.sides.seeding import seed_everything
 from migrate.parity.sides.step_recorder import Digest, Snapshots, StepRecorder
 from migrate.parity.stages import LAYER_INPUT_ROWS, batch_fingerprint, batch_structure, constant_value
@@ -46,16 +46,6 @@ class Prepared(NamedTuple):
     first_batch: Any
     state_names: list[str]
     trace: SideTrace
-
-
-def versions() -> dict[str, str]:
-    return {
-        "python": platform.python_version(),
-        "tensorflow": tf.__version__,
-        "tensorflow_estimator": importlib.metadata.version("tensorflow-estimator"),
-        "keras": getattr(tf.keras, "__version__", "n/a"),
-        "numpy": np.__version__,
-    }
 
 
 def call_model_fn(pair: Pair, features: Any, labels: Any, mode: str, params: dict[str, Any], config: Any = None) -> Any:
@@ -153,28 +143,25 @@ def prepare(pair: Pair, params: dict[str, Any], seed: int, workdir: Path) -> Pre
         saver = tf.compat.v1.train.Saver(save_relative_paths=True)
         with tf.compat.v1.Session() as session:
             initialize(session)
-            values = session.run({v.op.name: v for v in trainable})
             try:
                 first_batch = session.run((features, labels))
             except tf.errors.OutOfRangeError as error:
                 raise PairError(f"{pair.origin}: train_input_fn(params) gives no batch at all.") from error
             checkpoint = saver.save(session, str(model_dir / "model.ckpt"), global_step=global_step)
             predicted, state_names = forward(pair, params, seed, config, first_batch[0], checkpoint)
-            by_name = {v.op.name: v for v in tf.compat.v1.global_variables()}
-            state_names = [name for name in state_names if name in by_name and name not in values]
-            state = {name: by_name[name] for name in state_names}
-            values.update(session.run(state))
-    weights = [weight_of(v.op.name, v) for v in trainable]
+            tracked = tracked_variables(state_names)
+            values = session.run(tracked)
+    state = [weight_of(name, variable) for name, variable in list(tracked.items())[len(trainable):]]
     redrawn = draw_initial_values(pair, params, seed, config, state_names)
     unseeded = [name for name, value in values.items() if name in redrawn and not np.array_equal(value, redrawn[name])]
     trace = SideTrace(
-        "legacy", versions=versions(), forward=predicted, variables=weights,
-        state=[weight_of(name, variable) for name, variable in state.items()],
+        "legacy", versions={**versions(), "tensorflow_estimator": importlib.metadata.version("tensorflow-estimator")},
+        forward=predicted, variables=[weight_of(v.op.name, v) for v in trainable], state=state,
         constant_init={name: constant_value(value) for name, value in values.items()},
         first_batch=FirstBatch(batch_fingerprint(first_batch), batch_structure(first_batch)),
         optimizers=optimizers, unseeded=unseeded,
     )
-    return Prepared(model_dir, checkpoint, values, first_batch, state_names, trace)
+    return Prepared(model_dir, checkpoint, values, first_batch, [weight.name for weight in state], trace)
 
 
 def weight_of(name: str, variable: Any) -> Weight:

@@ -152,9 +152,7 @@ class ModernSide:
         `tf.compat.v1.layers` (the Estimator's training does): the model that
         served stages 1–2 is replaced once the legacy side has trained.
         """
-        model = self.build()
-        self.transfer(matches, initial_weights, model)
-        self.model = model
+        self.model = self.fresh_model(matches, initial_weights)()
 
     def forward(self, features: Any, transform: Callable[[Any], Any] | None = None) -> Any:
         """Inference outputs, computed in a `tf.function` like `fit`/`predict` do (eager kernels can differ in the

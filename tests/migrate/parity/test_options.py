@@ -19,8 +19,8 @@ from migrate.parity.options import SPECS, ConfigError, ParityOptions, from_args
 from migrate.parity.pair import pair_from
 
 READ_BY_THE_RUN = {
-    "serving": "run_parity's ServingOptions: whether stage 6 runs",
-    "serving_tolerance": "run_parity's ServingOptions: the answers' tolerance",
+    "serving": "run_parity (its options): whether stage 6 runs",
+    "serving_tolerance": "run_parity (its options): the answers' tolerance",
     "progress": "where run_parity's messages go",
 }
 """Options the run reads rather than `config_for` (so `ParityConfig` does not change with them), and where."""
@@ -73,7 +73,7 @@ def test_every_option_with_a_flag_is_a_flag_of_the_command_and_only_once():
 def test_the_command_line_defaults_are_the_api_defaults_but_the_documented_ones():
     from_the_command_line = from_args(command_parser().parse_args([]), progress=ParityOptions().progress)
     differing = {name for name in SPECS if getattr(from_the_command_line, name) != getattr(ParityOptions(), name)}
-    documented = {name for name, spec in SPECS.items() if spec.flag is not None and spec.flag.cli_default is not None}
+    documented = {name for name, spec in SPECS.items() if spec.flag is not None and "default" in spec.flag.arguments}
     assert differing == documented == {"scenarios"}
 
 
