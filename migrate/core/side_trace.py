@@ -341,8 +341,9 @@ def decode(encoded: Any, cls: type[Record], where: str) -> Record:
 
 
 # the role programs' write/read API ---------------------------------------------------------------------------
-def write_side_trace(path: str | Path, trace: SideTrace) -> Path:
-    """Write `trace` to `path` as strict JSON, whole or not at all (a reader never sees half a trace)."""
+def write_side_trace(path: str | Path, trace: Any) -> Path:
+    """Write `trace` (a `SideTrace`, or another record: the `--record` trace file's) to `path` as strict JSON, whole
+    or not at all (a reader never sees half a trace)."""
     return write_text_atomic(path, json.dumps(encode(trace), allow_nan=False, indent=1))
 
 

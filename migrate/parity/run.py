@@ -30,7 +30,7 @@ from migrate.core.mapping import (
 )
 from migrate.core.protocol import without_losses
 from migrate.core.scenarios import SCENARIOS
-from migrate.core.side_trace import SideTrace
+from migrate.core.side_trace import SideTrace, write_side_trace
 from migrate.parity import divergence
 from migrate.parity import trace as traces
 from migrate.parity.advice import ignored_optimizer, optimizer_advice
@@ -129,7 +129,6 @@ class Run:
         self.legacy_prepared: Prepared | None = None  # None when the legacy side comes from a trace
         self.modern: ModernSide | None = None
         self.initial_weights: dict[str, Array] = {}
-        self.legacy_batch: Any = None
         self.read: set[str] = set()  # the params keys any pair function looked up
         self.legacy_params = ReadParams(config.legacy_params, self.read)
         self.modern_params = ReadParams(config.modern_params, self.read)
@@ -140,8 +139,7 @@ class Run:
 
         self.progress(f"[legacy] {self.pair.name}: model_fn in an Estimator")
         prepared = legacy_side.prepare(self.pair, self.legacy_params, self.config.seed, self.workdir / "legacy")
-        self.legacy_prepared, self.legacy = prepared, prepared.trace
-        self.initial_weights, self.legacy_batch = prepared.initial_weights, prepared.first_batch
+        self.legacy_prepared, self.legacy, self.initial_weights = prepared, prepared.trace, prepared.initial_weights
 
     def train_legacy(self, steps: int, *, evaluate: bool, scenarios: bool) -> None:
         from migrate.parity.sides import legacy_side
@@ -227,7 +225,7 @@ def run_parity(
                                  "side): it changed nothing" for key in unread(config.given, run.read)]
             sides = {"legacy": run.legacy, "modern": modern}
     if record is not None:
-        traces.write_trace(record, traces.RecordedRun(config.as_dict(), sides, run.initial_weights))
+        write_side_trace(record, traces.RecordedRun(config.as_dict(), sides, run.initial_weights))
         progress(f"trace written to {record}")
     return result, sides
 
@@ -299,7 +297,8 @@ class Comparison:
                                    notes=notes_before_training(legacy, state_problem))
         # the forward pass runs on the batch the legacy outputs come from: the modern one is equal in exact mode
         # (checked above) and shuffled differently in statistical mode
-        self.batch = run.legacy_batch if run.legacy_batch is not None else first_batch if config.mode == "exact" else None
+        prepared = run.legacy_prepared
+        self.batch = prepared.first_batch if prepared is not None else first_batch if config.mode == "exact" else None
 
     def compare(self) -> tuple[ParityResult, SideTrace]:
         """Run the stages: the result so far (serving is the caller's) and the modern side's trace."""
@@ -317,8 +316,7 @@ class Comparison:
 
     def forward(self) -> Stage:
         self.modern.transfer(self.matches, self.run.initial_weights)
-        stage = forward_stage(self.pair, self.legacy, self.modern, self.batch, self.config.forward_tolerance,
-                              self.matches)
+        stage = self.forward_pass()
         if not stage.ok:
             self.train(1, full=False)
             hint = self.first_update().details.get("first_variable")
@@ -361,7 +359,7 @@ class Comparison:
         record.events = pair.scenarios("modern", self.modern.params, config.scenarios, self.run.progress,
                                        self.modern.fresh_model(self.matches, self.run.initial_weights))
         result.losses = compare_losses(legacy.losses, record.losses, config.schedule, checked=config.mode == "exact")
-        result.events = compared_events(config, pair, legacy, record)
+        result.events = self.compared_events()
         stage = check_n_steps(result.losses, result.events)
         violation = result.losses.first_violation
         if violation is not None and config.mode == "exact":
@@ -429,20 +427,67 @@ class Comparison:
         return check_evaluation(result.metrics)
 
 
-def compared_events(config: ParityConfig, pair: Pair, legacy: SideTrace, modern: SideTrace) -> list[EventComparison]:
-    """The pair hooks' training events (when it has hooks), then each scenario's, normalised where the scenario says."""
-    compared = []
-    if pair.has("legacy_hooks"):
-        compared.append(compare_events(
-            "train (pair hooks)", without_losses(legacy.train_events), without_losses(modern.train_events)
-        ))
-    for name in config.scenarios:  # names of SCENARIOS (`ParityOptions` refuses any other)
-        scenario = SCENARIOS[name]
-        compared.append(compare_events(
-            name, scenario.normalize_both(scenario.normalize_legacy(legacy.events.get(name, []))),
-            scenario.normalize_both(modern.events.get(name, [])), description=scenario.description,
-            expected_differences=scenario.expected_differences))
-    return compared
+    def compared_events(self) -> list[EventComparison]:
+        """The pair hooks' training events (when it has hooks), then each scenario's, normalised as it says."""
+        legacy, modern, compared = self.legacy, self.record, []
+        if self.pair.has("legacy_hooks"):
+            compared.append(compare_events(
+                "train (pair hooks)", without_losses(legacy.train_events), without_losses(modern.train_events)))
+        for name in self.config.scenarios:  # names of SCENARIOS (`ParityOptions` refuses any other)
+            scenario = SCENARIOS[name]
+            compared.append(compare_events(
+                name, scenario.normalize_both(scenario.normalize_legacy(legacy.events.get(name, []))),
+                scenario.normalize_both(modern.events.get(name, [])), description=scenario.description,
+                expected_differences=scenario.expected_differences))
+        return compared
+
+
+    def forward_pass(self) -> Stage:
+        """Stage 2: the outputs on the first batch (through the pair's OUTPUT_TRANSFORM, or a known one that makes
+        them match); where they differ, the first layer whose input differs."""
+        pair, legacy, modern, first_batch, matches = self.pair, self.legacy, self.modern, self.batch, self.matches
+        tolerance = self.config.forward_tolerance
+        if legacy.forward is None:
+            return skipped("forward", "model_fn returns no predictions in PREDICT mode")
+        if first_batch is None:
+            return skipped("forward", "statistical mode against a trace: the legacy first batch is not in the trace")
+        from migrate.parity.sides.output_transforms import KNOWN, UnknownTransform, resolve
+
+        try:
+            declared = resolve(pair.value("OUTPUT_TRANSFORM"))
+        except UnknownTransform as error:
+            raise PairError(f"{pair.origin}: {error}.") from error
+        outputs, key = legacy.forward.value, pair.value("PREDICTION_KEY")
+        try:
+            stage = check_forward(outputs, modern.forward(first_batch[0], declared and declared[1]), key, tolerance)
+        except KeyError as error:
+            raise PairError(f"{pair.origin}: {error.args[0]}; set PREDICTION_KEY in the pair file.") from error
+        if declared is not None:
+            stage.message += f" (the Keras output through OUTPUT_TRANSFORM {declared[0]})"
+            stage.details["output_transform"] = declared[0]
+        elif not stage.ok:
+            for name, function in KNOWN.items():
+                candidate = check_forward(outputs, modern.forward(first_batch[0], function), key, tolerance)
+                if candidate.ok:
+                    candidate.message = (f"the model_fn's {candidate.details['compared']} match {name}(Keras output): "
+                                         f"max |Δ| = {candidate.details['max_abs_diff']:.6g} (say so with "
+                                         f"OUTPUT_TRANSFORM = {name!r} in the pair file)")
+                    candidate.details["output_transform"] = name
+                    return candidate
+        if not stage.ok:
+            notes = sorted({f"{m.transform.name}: {m.transform.rounding}" for m in matches
+                            if m.transform is not None and m.transform.rounding})
+            if notes and stage.details.get("relative", float("inf")) <= ROUNDING_LEVEL:
+                stage.message += "; the mapping's transforms predict rounding-level differences here: " + "; ".join(notes)
+                stage.details["transform_rounding"] = notes
+            elif any(m.transform is not None and m.transform.name == "lstm_bias" for m in matches):
+                stage.message += f"; {FORGET_BIAS_NOTE}"
+            located = locate_forward_difference(matches, legacy.forward.layer_inputs,
+                                                modern.layer_inputs(first_batch[0]), tolerance)
+            if located is not None:
+                stage.message += f"; {located[0]}"
+                stage.details.update(located[1])
+        return stage
 
 
 def constant_initialisers(matches: list[Match], legacy_constants: Constants) -> Constants:
@@ -491,48 +536,3 @@ def one_step_stage(config: ParityConfig, matches: list[Match], legacy: SideTrace
     step = legacy_step or 1
     return check_one_step(matches, legacy.losses.get(step), modern.losses.get(step),
                           to_keras_layout(matches, legacy.after_first_step), modern.after_first_step, tolerance, step=step)
-
-
-def forward_stage(pair: Pair, legacy: SideTrace, modern: ModernSide, first_batch: Any, tolerance: float,
-                  matches: list[Match]) -> Stage:
-    if legacy.forward is None:
-        return skipped("forward", "model_fn returns no predictions in PREDICT mode")
-    if first_batch is None:
-        return skipped("forward", "statistical mode against a trace: the legacy first batch is not in the trace")
-    from migrate.parity.sides.output_transforms import KNOWN, UnknownTransform, resolve
-
-    try:
-        declared = resolve(pair.value("OUTPUT_TRANSFORM"))
-    except UnknownTransform as error:
-        raise PairError(f"{pair.origin}: {error}.") from error
-    outputs, key = legacy.forward.value, pair.value("PREDICTION_KEY")
-    try:
-        stage = check_forward(outputs, modern.forward(first_batch[0], declared and declared[1]), key, tolerance)
-    except KeyError as error:
-        raise PairError(f"{pair.origin}: {error.args[0]}; set PREDICTION_KEY in the pair file.") from error
-    if declared is not None:
-        stage.message += f" (the Keras output through OUTPUT_TRANSFORM {declared[0]})"
-        stage.details["output_transform"] = declared[0]
-    elif not stage.ok:
-        for name, function in KNOWN.items():
-            candidate = check_forward(outputs, modern.forward(first_batch[0], function), key, tolerance)
-            if candidate.ok:
-                candidate.message = (f"the model_fn's {candidate.details['compared']} match {name}(Keras output): "
-                                     f"max |Δ| = {candidate.details['max_abs_diff']:.6g} (say so with "
-                                     f"OUTPUT_TRANSFORM = {name!r} in the pair file)")
-                candidate.details["output_transform"] = name
-                return candidate
-    if not stage.ok:
-        notes = sorted({f"{m.transform.name}: {m.transform.rounding}" for m in matches
-                        if m.transform is not None and m.transform.rounding})
-        if notes and stage.details.get("relative", float("inf")) <= ROUNDING_LEVEL:
-            stage.message += "; the mapping's transforms predict rounding-level differences here: " + "; ".join(notes)
-            stage.details["transform_rounding"] = notes
-        elif any(m.transform is not None and m.transform.name == "lstm_bias" for m in matches):
-            stage.message += f"; {FORGET_BIAS_NOTE}"
-        located = locate_forward_difference(matches, legacy.forward.layer_inputs,
-                                            modern.layer_inputs(first_batch[0]), tolerance)
-        if located is not None:
-            stage.message += f"; {located[0]}"
-            stage.details.update(located[1])
-    return stage

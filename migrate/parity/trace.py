@@ -7,19 +7,17 @@ fingerprint, forward outputs, variables after the first update), the run's
 config and the initial weights both sides started from, so a run on another
 machine or TensorFlow version (`migrate parity --against TRACE`) starts from
 the same weights and compares against the same numbers. It is written by the
-one codec of `migrate.core.side_trace`: strict JSON, floats bit for bit, a
+one codec of `migrate.core.side_trace` (`write_side_trace`): strict JSON, floats bit for bit, a
 NaN loss as ``{"float": "NaN"}``.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from migrate.core.arrays import Array
-from migrate.core.atomic_write import write_text_atomic
-from migrate.core.side_trace import SideTrace, SideTraceError, decode, encode, read_json
+from migrate.core.side_trace import SideTrace, SideTraceError, decode, read_json
 
 TRACE_FORMAT = "tf1-migrate-parity-trace"
 TRACE_FORMAT_VERSION = 3
@@ -42,12 +40,6 @@ class RecordedRun:
     initial_weights: dict[str, Array]
     format: str = TRACE_FORMAT
     format_version: int = TRACE_FORMAT_VERSION
-
-
-def write_trace(path: Path, recorded: RecordedRun) -> None:
-    """Atomic write: an interrupted run never leaves half a trace behind."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_text_atomic(path, json.dumps(encode(recorded), allow_nan=False))
 
 
 def read_trace(path: Path) -> RecordedRun:

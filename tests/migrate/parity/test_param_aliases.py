@@ -18,7 +18,7 @@ def handed(monkeypatch):
 
     seen = {}
 
-    def single(config, pair, **kwargs):
+    def single(config, pair, *args, **kwargs):
         seen["params"] = (config.legacy_params, config.modern_params)
         raise PairError("stopped by the test once the run has its params")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from migrate.cli import main
-from migrate.core.side_trace import SideTrace
+from migrate.core.side_trace import SideTrace, write_side_trace
 from migrate.parity import trace as traces
 
 
@@ -50,7 +50,7 @@ def test_trace_from_another_config(tmp_path, capsys):
 
     recorded = config_for(load_pair("mnist"), ParityOptions(steps=50, scenarios=("train-steps",))).as_dict()
     path = tmp_path / "trace.json"
-    traces.write_trace(path, traces.RecordedRun(recorded, {"legacy": SideTrace("legacy")}, {}))
+    write_side_trace(path, traces.RecordedRun(recorded, {"legacy": SideTrace("legacy")}, {}))
     code, err = run(["--side", "modern", "--against", str(path), "--steps", "300"], capsys)
     assert code == 2
     assert "recorded with another config (steps: trace 50 vs now 300)" in err and "--steps 50" in err
@@ -75,6 +75,6 @@ def test_a_trace_whose_legacy_side_lacks_what_the_stages_read_is_refused(tmp_pat
 
     recorded = config_for(load_pair("mnist")).as_dict()
     path = tmp_path / "trace.json"
-    traces.write_trace(path, traces.RecordedRun(recorded, {"legacy": SideTrace("legacy", losses={1: 2.3})}, {}))
+    write_side_trace(path, traces.RecordedRun(recorded, {"legacy": SideTrace("legacy", losses={1: 2.3})}, {}))
     code, err = run(["--side", "modern", "--against", str(path)], capsys)
     assert code == 2 and "holds no legacy side (with its first batch)" in err and "--side legacy --record" in err

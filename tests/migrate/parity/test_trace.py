@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from migrate.core.side_trace import SideTrace
+from migrate.core.side_trace import SideTrace, write_side_trace
 from migrate.parity import trace as traces
 
 CONFIG = {"pair": "mnist", "mode": "exact", "steps": 3, "seed": 1,
@@ -16,7 +16,7 @@ def recorded(tmp_path, weights=None):
     weights = weights or {"fc1/weights": np.arange(6, dtype=np.float32).reshape(2, 3) / 7}
     path = tmp_path / "t.json"
     sides = {"legacy": SideTrace("legacy", losses={1: float(np.float32(2.302585)), 2: float("nan")})}
-    traces.write_trace(path, traces.RecordedRun(CONFIG, sides, weights))
+    write_side_trace(path, traces.RecordedRun(CONFIG, sides, weights))
     return path, weights
 
 
