@@ -10,7 +10,9 @@ other asserts, `tf.name_scope`, `tf.nn.max_pool` (tf_upgrade_v2 writes
 `tf.nn.max_pool2d`), `tf.nn.ctc_loss`, `tf.saved_model.load`, `tf.data.Iterator`;
 and calls of `tf.nn.softmax_cross_entropy_with_logits` whose `labels` are not
 visibly free of gradient (`tf.stop_gradient(...)`, `tf.one_hot(...)`, a constant):
-tf_upgrade_v2 wraps them in `tf.stop_gradient`, the name being TF2's too.
+tf_upgrade_v2 wraps them in `tf.stop_gradient`, the name being TF2's too; and
+calls of the `*cross_entropy_with_logits` functions with positional arguments
+(TF 0.x code's `(logits, labels)`, which TF2 reads as `(labels, logits)`).
 A name written through `tf.compat.v1` is TF1's function by choice and left alone.
 
 ## Why is this bad?
@@ -101,6 +103,12 @@ def check(reference: Reference, context: FileContext) -> Iterator[Message]:
 
 GRADIENT_FREE = frozenset({"tensorflow.stop_gradient", "tensorflow.one_hot"})
 """Calls whose result takes no gradient back to its input: labels written so mean the same under TF1 and TF2."""
+CROSS_ENTROPIES = frozenset(
+    f"tensorflow.nn.{name}" for name in
+    ("softmax_cross_entropy_with_logits", "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits")
+)
+"""TF1's took only keywords (a `_sentinel` first parameter); TF 0.x code passed `(logits, labels)` by position,
+which TF2, taking `(labels, logits)`, reads the other way round."""
 
 
 def _labels(call: ast.Call) -> ast.expr | None:
@@ -114,11 +122,20 @@ def _gradient_free(node: ast.expr, context: FileContext) -> bool:
     return type(node) is ast.Call and context.tensorflow_name(node.func) in GRADIENT_FREE
 
 
-@register(RULE, "tensorflow.nn.softmax_cross_entropy_with_logits")
-def check_labels_gradient(reference: Reference, context: FileContext) -> Iterator[Message]:
+@register(RULE, *sorted(CROSS_ENTROPIES))
+def check_cross_entropy(reference: Reference, context: FileContext) -> Iterator[Message]:
     call = reference.call
-    labels = _labels(call) if call is not None else None
-    if labels is None or _gradient_free(labels, context) or ".compat.v1" in (context.qualified(reference.node) or ""):
+    if call is None or ".compat.v1" in (context.qualified(reference.node) or ""):
+        return
+    if call.args:
+        yield reference.node, (
+            f"`{reference.spelling}(...)` passes arguments by position: TF1's took them only by keyword (TF 0.x code "
+            "passed `(logits, labels)`), TF2's takes `(labels, logits)`, so the two are swapped: pass `labels=` and "
+            "`logits=` by keyword"
+        )
+        return
+    labels = _labels(call)
+    if not reference.name.endswith(".nn.softmax_cross_entropy_with_logits") or labels is None or _gradient_free(labels, context):
         return
     yield reference.node, (
         f"`{reference.spelling}` is another function in TF2 (tf_upgrade_v2 writes `labels=tf.stop_gradient(...)`): "
