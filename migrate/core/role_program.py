@@ -99,14 +99,17 @@ def require_run(args: argparse.Namespace, who: str) -> None:
         raise RoleError(f"{who} needs --run and --trace.")
 
 
-def start_server(cluster: Mapping[str, list[str]], task_type: str, index: int) -> Any:
-    """This task's `tf.distribute.Server`, started (TensorFlow is imported here); a `RoleError` naming the address
-    when it cannot start."""
+def start_server(cluster: Mapping[str, list[str]], task_type: str, index: int,
+                 start: Callable[[], Any] | None = None) -> Any:
+    """This task's `tf.distribute.Server`, started (TensorFlow is imported here), or what `start` makes, which starts
+    it (a `MultiWorkerMirroredStrategy`); a `RoleError` naming the address when it cannot start."""
     import tensorflow as tf
 
     try:
+        if start is not None:
+            return start()
         return tf.distribute.Server(tf.train.ClusterSpec(dict(cluster)), job_name=task_type, task_index=index, start=True)
-    except (tf.errors.OpError, ValueError) as error:
+    except (tf.errors.OpError, RuntimeError, ValueError) as error:
         message = getattr(error, "message", str(error))
         raise RoleError(f"could not start the server of {task_type} {index} at {cluster[task_type][index]} "
                         f"({message.strip()}); is the port already taken?") from error

@@ -34,7 +34,6 @@ Exit codes (`migrate.core.role_program`): 0 done, 2 bad input (``TF_CONFIG``, fl
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import time
 from collections.abc import Callable
@@ -60,26 +59,14 @@ from modern.distributed.backup import BACKUP_DIRNAME, backup_callback, backup_ex
 from modern.distributed.recorded_callbacks import recorded_callbacks
 
 
-def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, int]:
-    """(task type, index, number of workers) from ``TF_CONFIG``, with a clear error for what is missing."""
+def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, list[str]]]:
+    """(task type, index, cluster) from ``TF_CONFIG``, with a clear error for what is missing."""
     cluster, task_type, index = read_tf_config(environ)
     if not cluster.get("worker"):
         raise role_program.RoleError(f"TF_CONFIG's cluster {sorted(cluster)} has no 'worker' role; MultiWorkerMirroredStrategy needs one.")
     if task_type != "worker" or not 0 <= index < len(cluster["worker"]):
         raise role_program.RoleError(f"TF_CONFIG's task {task_type}:{index} is not one of the {len(cluster['worker'])} workers.")
-    return task_type, index, len(cluster["worker"])
-
-
-def start_strategy(environ: dict[str, str], index: int) -> Any:
-    """This worker's `MultiWorkerMirroredStrategy` (its server starts here); `RoleError` when it cannot start."""
-    try:
-        return tf.distribute.MultiWorkerMirroredStrategy()
-    except (tf.errors.OpError, RuntimeError, ValueError) as error:
-        address = json.loads(environ["TF_CONFIG"])["cluster"]["worker"][index]
-        raise role_program.RoleError(
-            f"could not start the server of worker {index} at {address} "
-            f"({getattr(error, 'message', str(error)).strip()}); is the port already taken?"
-        ) from error
+    return task_type, index, cluster
 
 
 def trace_callback(record: role_program.RoleRecord, begun: dict[str, int]) -> Any:
@@ -264,12 +251,13 @@ def evaluate_outside_strategy(side: Any, pair: Pair, params: dict[str, Any],
 
 
 def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
-    task_type, index, workers = role_from_tf_config(environ)
+    task_type, index, cluster = role_from_tf_config(environ)
+    workers = len(cluster["worker"])
     role_program.require_run(args, "a worker")
     began = time.monotonic()
     run_spec = PairRun.read(args.run)
     run_spec.local_batch(workers)
-    strategy = start_strategy(environ, index)
+    strategy = role_program.start_server(cluster, task_type, index, tf.distribute.MultiWorkerMirroredStrategy)
     pair, params = run_spec.load(), run_spec.params("modern")
     side = build_side(pair, params, strategy, args.initial_weights)
     record, begun = role_program.RoleRecord(ProgressFile(args.progress)), dict[str, int]()
