@@ -106,10 +106,18 @@ def _without_tf2_keyword(name: str) -> str:
     )
 
 
+TFLITE_FROM_GRAPH = (
+    "TF2's converter is built from a SavedModel, a Keras model or concrete functions "
+    "(`tf.lite.TFLiteConverter.from_saved_model`, `from_keras_model`, `from_concrete_functions`); TF1's graph "
+    "converter is `tf.compat.v1.lite.TFLiteConverter`"
+)
 KEYWORD_ADVICE = {
     ("tensorflow.nn.dropout", "keep_prob"): "TF2 takes `rate=`, the fraction dropped: pass `rate=1 - keep_prob`",
+    ("tensorflow.lite.TFLiteConverter", "input_tensors"): TFLITE_FROM_GRAPH,
+    ("tensorflow.lite.TFLiteConverter", "output_tensors"): TFLITE_FROM_GRAPH,
 }
-"""TF1 keywords whose TF2 replacement is not a rename but a conversion (tf_upgrade_v2 writes `rate=1 - (…)`)."""
+"""TF1 keywords whose TF2 replacement is not a rename but a conversion (tf_upgrade_v2 writes `rate=1 - (…)`), or
+a constructor TF2 builds otherwise (DeepSpeech's `TFLiteConverter(frozen_graph, input_tensors=…)`)."""
 
 
 OPTIMIZER_KEYWORDS = {

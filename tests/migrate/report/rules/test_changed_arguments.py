@@ -67,3 +67,10 @@ def test_dropout_keep_prob_says_how_to_convert_it(messages) -> None:
 def test_a_positional_argument_of_a_function_tf2_replaced_is_not_to_be_passed_by_keyword(messages) -> None:
     [message] = messages("import tensorflow as tf\nloss = tf.nn.ctc_loss(y, x, n)\n", CODE)
     assert "TF2's `tf.nn.ctc_loss` is another function" in message and "pass it by keyword" not in message
+
+
+def test_a_tf1_tflite_converter_says_how_tf2_builds_one(messages) -> None:
+    source = "import tensorflow as tf\nc = tf.lite.TFLiteConverter(graph, input_tensors=ins, output_tensors=outs)\n"
+    inputs, outputs = messages(source, CODE)
+    assert "`tf.lite.TFLiteConverter.from_saved_model`" in inputs and inputs.endswith("`tf.compat.v1.lite.TFLiteConverter`")
+    assert "drop it" not in outputs
