@@ -14,9 +14,8 @@ ALIAS = "tf"
 
 def star_imported_tensorflow(imports: list[ast.Import | ast.ImportFrom], text: str) -> ast.Import | None:
     """A synthetic `import tensorflow as tf` at the file's first star import of another module when the file
-    spells `tf.` and no import of its own binds `tf`; else None (the common case, decided without a walk)."""
-    if "tf." not in text:
-        return None
+    spells `tf.` and no import of its own binds `tf`; else None (the common case, decided from the imports alone:
+    the text is searched only in a file with a star import)."""
     star: ast.ImportFrom | None = None
     for node in imports:
         for alias in node.names:
@@ -25,7 +24,7 @@ def star_imported_tensorflow(imports: list[ast.Import | ast.ImportFrom], text: s
                     star = node
             elif (alias.asname or alias.name.partition(".")[0]) == ALIAS:
                 return None
-    if star is None:
+    if star is None or "tf." not in text:
         return None
     synthetic = ast.Import(names=[ast.alias(name="tensorflow", asname=ALIAS)])
     return ast.copy_location(synthetic, star)
