@@ -8,7 +8,8 @@ function does not take (`keep_dims=`, `dimension=`, `colocate_gradients_with_ops
 `dtype=` of an initializer; `colocate_gradients_with_ops=` of any optimizer's
 `minimize`/`compute_gradients`), and positional arguments past the ones that
 still mean the same (`tf.nn.dropout(x, 0.5)`: TF1's second parameter was
-`keep_prob`, TF2's is `rate`). Where TF2's function of the name is another
+`keep_prob`, TF2's is `rate`), and `**kwargs` passed to such a function (it may
+hold one of those keywords). Where TF2's function of the name is another
 function (`tf.nn.ctc_loss`), a keyword TF2 has no name for is to be
 rewritten, not dropped, and a call through `tf.compat.v1` keeps TF1's
 function by choice and is left alone.
@@ -46,7 +47,7 @@ from migrate.report.registry import Message, Rule, owned_elsewhere, register
 from migrate.report.rules.changed_semantics import advice
 from migrate.report.written_names import WRITTEN_NAME_RULES, written_name
 from migrate.scanning.names import display
-from migrate.scanning.tf1_api import changed_arguments, lookup
+from migrate.scanning.tf1_api import ChangedArguments, changed_arguments, lookup
 
 RULE = Rule(code="TFM516", name="changed-arguments", effort="rename", doc=__doc__)
 
@@ -68,26 +69,52 @@ def check(reference: Reference, context: FileContext) -> Iterator[Message]:
     if replaced and ".compat.v1" in (context.qualified(reference.node) or ""):
         return  # TF1's function kept by choice under its TF1 name (what tf_upgrade_v2 writes): its keywords are TF1's
     name = display(entry.name)
+    found = [*_keyword_messages(call, entry, replaced), *_positional_messages(call, entry, replaced)]
+    unpacked = next((keyword for keyword in call.keywords if keyword.arg is None), None)
+    if not found and unpacked is not None and entry.removed:
+        found.append((unpacked, _unpacked_keywords(name, entry)))  # one finding per call is enough to check it
+    yield from found
+
+
+def _keyword_messages(call: ast.Call, entry: ChangedArguments, replaced: bool) -> Iterator[Message]:
+    """Each TF1 keyword of the call TF2's function does not take, with what to write instead."""
+    name = display(entry.name)
     for keyword in call.keywords:
-        if keyword.arg in entry.removed:
-            new, _ = entry.removed[keyword.arg]
-            if new:
-                instead = f"it is `{new}=` there"
-            elif replaced:
-                instead = _without_tf2_keyword(entry.name)
-            elif (entry.name, keyword.arg) in KEYWORD_ADVICE:
-                instead = KEYWORD_ADVICE[(entry.name, keyword.arg)]
-            else:
-                instead = "drop it, or do what it did another way"
-            yield keyword, f"`{keyword.arg}=` is not a parameter of TF2's `{name}`: {instead}"
-    if entry.positional is not None and not any(type(arg) is ast.Starred for arg in call.args):
-        if len(call.args) > entry.positional:
-            extra = call.args[entry.positional]
-            kept = f"only the first {entry.positional} keep their meaning" if entry.positional else (
-                "TF2 takes its parameters in another order"
-            )
-            instead = _without_tf2_keyword(entry.name) if replaced else "pass it by keyword"
-            yield extra, f"positional argument {entry.positional + 1} of `{name}` means another parameter in TF2 ({kept}): {instead}"
+        if keyword.arg not in entry.removed:
+            continue
+        new, _ = entry.removed[keyword.arg]
+        if new:
+            instead = f"it is `{new}=` there"
+        elif replaced:
+            instead = _without_tf2_keyword(entry.name)
+        elif (entry.name, keyword.arg) in KEYWORD_ADVICE:
+            instead = KEYWORD_ADVICE[(entry.name, keyword.arg)]
+        else:
+            instead = "drop it, or do what it did another way"
+        yield keyword, f"`{keyword.arg}=` is not a parameter of TF2's `{name}`: {instead}"
+
+
+def _positional_messages(call: ast.Call, entry: ChangedArguments, replaced: bool) -> Iterator[Message]:
+    """The first positional argument past those that keep their meaning in TF2, if the call passes one."""
+    if entry.positional is None or any(type(arg) is ast.Starred for arg in call.args) or len(call.args) <= entry.positional:
+        return
+    kept = f"only the first {entry.positional} keep their meaning" if entry.positional else (
+        "TF2 takes its parameters in another order"
+    )
+    instead = _without_tf2_keyword(entry.name) if replaced else "pass it by keyword"
+    yield call.args[entry.positional], (
+        f"positional argument {entry.positional + 1} of `{display(entry.name)}` means another parameter in TF2 "
+        f"({kept}): {instead}"
+    )
+
+
+def _unpacked_keywords(name: str, entry: ChangedArguments) -> str:
+    """A `**kwargs` passed on to a function some of whose TF1 keywords TF2 lacks (tensorpack's
+    `tf.nn.conv2d(i, k, stride, padding, **kwargs)`): what it must not hold, as tf_upgrade_v2 warns."""
+    keywords = ", ".join(
+        f"`{old}` (`{new}` in TF2)" if new else f"`{old}`" for old, (new, _) in sorted(entry.removed.items())
+    )
+    return f"`**` passes keywords to `{name}` that TF2's may not take: check it holds none of {keywords}"
 
 
 def _replaced_in_tf2(name: str) -> bool:

@@ -74,3 +74,16 @@ def test_a_tf1_tflite_converter_says_how_tf2_builds_one(messages) -> None:
     inputs, outputs = messages(source, CODE)
     assert "`tf.lite.TFLiteConverter.from_saved_model`" in inputs and inputs.endswith("`tf.compat.v1.lite.TFLiteConverter`")
     assert "drop it" not in outputs
+
+
+def test_unpacked_keywords_to_a_function_whose_keywords_changed_are_to_be_checked(messages) -> None:
+    [message] = messages("import tensorflow as tf\ny = tf.nn.conv2d(x, k, s, 'SAME', **kwargs)\n", CODE)
+    assert message == (
+        "`**` passes keywords to `tf.nn.conv2d` that TF2's may not take: check it holds none of "
+        "`filter` (`filters` in TF2), `use_cudnn_on_gpu`"
+    )
+
+
+def test_unpacked_keywords_add_nothing_where_the_call_already_has_a_finding(messages) -> None:
+    [message] = messages("import tensorflow as tf\ny = tf.nn.dropout(x, keep_prob, **kwargs)\n", CODE)
+    assert message.startswith("positional argument 2 of `tf.nn.dropout`")
