@@ -69,14 +69,11 @@ def terminal_summary(result: ParityResult) -> str:
     for side, versions in result.versions.items():
         lines.append(f"  {side}: " + ", ".join(f"{name} {version}" for name, version in versions.items()))
     lines += ["", "stages", *stage_lines(result)]
-    if result.losses is not None:
-        lines += ["", "per-step losses", *("   " + line for line in loss_table(result))]
-        lines.append(
-            f"   max |Δloss| = {_fmt(result.losses.max_abs_loss_diff, 6)} over {len(result.losses.rows)} steps; "
-            f"first step that differs: {result.losses.first_difference_step or 'none'}"
-        )
-        lines.append(f"   tolerance: {result.losses.schedule.describe()}")
-        lines.append(f"   why: {result.losses.schedule.explanation}")
+    if (losses := result.losses) is not None:
+        lines += ["", "per-step losses", *("   " + line for line in loss_table(result)),
+                  f"   max |Δloss| = {_fmt(losses.max_abs_loss_diff, 6)} over {len(losses.rows)} steps; "
+                  f"first step that differs: {losses.first_difference_step or 'none'}",
+                  f"   tolerance: {losses.schedule.describe()}", f"   why: {losses.schedule.explanation}"]
     if result.events:
         lines += ["", "hook vs callback event sequences"]
     for item in result.events:

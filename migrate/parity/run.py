@@ -41,7 +41,6 @@ from migrate.parity.pair import Pair, PairError
 from migrate.parity.read_params import ReadParams, unread
 from migrate.parity.result import ParityResult
 from migrate.parity.serving.stage import record_legacy_export, serving_stage
-from migrate.parity.sides.step_recorder import record_training
 from migrate.parity.stages import (
     ROUNDING_LEVEL,
     TITLES,
@@ -146,8 +145,7 @@ class Run:
 
         params, seed, prepared = self.legacy_params, self.config.seed, self.prepared()
         self.progress(f"[legacy] Estimator + SessionRunHooks: {steps} steps")
-        trained, _ = legacy_side.train(self.pair, params, seed, prepared, steps, self.progress)
-        record_training(self.legacy, trained)
+        legacy_side.train(self.pair, params, seed, prepared, steps, self.progress, self.legacy)
         if evaluate and self.pair.has_eval:
             self.legacy.metrics = legacy_side.evaluate(self.pair, params, seed, prepared.model_dir)
             self.progress("  legacy evaluation: " + describe_metrics(self.legacy.metrics))
@@ -337,14 +335,28 @@ class Comparison:
             self.modern.rebuild(self.matches, run.initial_weights)
         check_steps_run(self.pair, self.legacy, steps)
         run.progress(f"[modern] Keras fit + callbacks: {steps} steps")
-        trained, _ = self.modern.train(steps, run.progress)
-        record_training(self.record, trained)
+        self.modern.train(steps, run.progress, self.record)
         check_steps_run(self.pair, self.record, steps)
 
     def first_update(self) -> Stage:
-        """Stage 3, with the mapping's order guesses checked on the values after the first update."""
-        legacy, record, matches = self.legacy, self.record, self.matches
-        stage = one_step_stage(self.config, matches + self.state_matches, legacy, record)
+        """Stage 3 at the first step that updates a variable on both sides (step 1 unless a warm-up holds it still),
+        with the mapping's order guesses checked on the values after it."""
+        config, legacy, record, matches = self.config, self.legacy, self.record, self.matches
+        legacy_step, modern_step = legacy.first_update_step, record.first_update_step
+        tolerance = config.schedule.allowed(1) if config.mode == "exact" else float("inf")
+        if tolerance != float("inf") and legacy_step != modern_step:
+            stage = Stage("one-step", "failed",
+                          f"one step: the first update of a variable comes at {describe_step(legacy_step)} in TF1 but "
+                          f"at {describe_step(modern_step)} in Keras (a learning-rate schedule or warm-up differs)",
+                          {"first_update_step": {"legacy": legacy_step, "modern": modern_step}})
+        elif tolerance != float("inf") and legacy_step is None:
+            stage = Stage("one-step", "not checked",
+                          f"one step: no step of {config.steps} updates any variable on either side (learning rate 0?)")
+        else:
+            step, everything = legacy_step or 1, matches + self.state_matches
+            stage = check_one_step(everything, legacy.losses.get(step), record.losses.get(step),
+                                   to_keras_layout(everything, legacy.after_first_step), record.after_first_step,
+                                   tolerance, step=step)
         if legacy.after_first_step and record.after_first_step:
             note_mapping_checks(stage, matches, to_keras_layout(matches, legacy.after_first_step),
                                 record.after_first_step)
@@ -404,8 +416,9 @@ class Comparison:
 
         run, capture = self.run, (step - 1, step)
         keras_layout = partial(to_keras_layout, self.matches + self.state_matches)
-        legacy, legacy_snapshots = legacy_side.train(
-            self.pair, run.legacy_params, self.config.seed, run.prepared(), step, lambda message: None, capture,
+        legacy = SideTrace("legacy")
+        legacy_snapshots = legacy_side.train(
+            self.pair, run.legacy_params, self.config.seed, run.prepared(), step, lambda message: None, legacy, capture,
             model_dir=run.workdir / f"replay-{step}-{len(list(run.workdir.glob('replay-*')))}",
             digest=(lambda values: divergence.digest(keras_layout(values))) if digests else None)
         modern_run, modern_snapshots = self.modern.replay(self.matches, run.initial_weights, step, capture,
@@ -519,20 +532,3 @@ def given_as(key: str, config: ParityConfig) -> str:
 
 def describe_step(step: int | None) -> str:
     return f"step {step}" if step else "no step"
-
-
-def one_step_stage(config: ParityConfig, matches: list[Match], legacy: SideTrace, modern: SideTrace) -> Stage:
-    """Stage 3 at the first step that updates a variable on both sides (step 1 unless a warm-up holds it still)."""
-    legacy_step, modern_step = legacy.first_update_step, modern.first_update_step
-    tolerance = config.schedule.allowed(1) if config.mode == "exact" else float("inf")
-    if tolerance != float("inf") and legacy_step != modern_step:
-        return Stage("one-step", "failed",
-                     f"one step: the first update of a variable comes at {describe_step(legacy_step)} in TF1 but at "
-                     f"{describe_step(modern_step)} in Keras (a learning-rate schedule or warm-up differs)",
-                     {"first_update_step": {"legacy": legacy_step, "modern": modern_step}})
-    if tolerance != float("inf") and legacy_step is None:
-        return Stage("one-step", "not checked",
-                     f"one step: no step of {config.steps} updates any variable on either side (learning rate 0?)")
-    step = legacy_step or 1
-    return check_one_step(matches, legacy.losses.get(step), modern.losses.get(step),
-                          to_keras_layout(matches, legacy.after_first_step), modern.after_first_step, tolerance, step=step)

@@ -331,11 +331,11 @@ def estimator(pair: Pair, params: dict[str, Any], seed: int, model_dir: Path) ->
 
 
 def train(pair: Pair, params: dict[str, Any], seed: int, prepared: Prepared, steps: int, progress: Progress,
-          capture: tuple[int, ...] = (), model_dir: Path | None = None,
-          digest: Digest | None = None) -> tuple[SideTrace, Snapshots]:
-    """Train `steps` steps from the step-0 checkpoint: the run's trace (losses, events, the variables after the first
-    update) and the snapshots after each step in `capture` (with `digest`, its digest of every step). `model_dir`
-    other than the prepared one starts there from the same step-0 checkpoint (a replay)."""
+          trace: SideTrace, capture: tuple[int, ...] = (), model_dir: Path | None = None,
+          digest: Digest | None = None) -> Snapshots:
+    """Train `steps` steps from the step-0 checkpoint, the run recorded into `trace` (losses, events, the variables
+    after the first update); give the snapshots after each step in `capture` (with `digest`, its digest of every
+    step). `model_dir` other than the prepared one starts there from the same step-0 checkpoint (a replay)."""
     if model_dir is not None:
         model_dir.mkdir(parents=True, exist_ok=True)
         tf.compat.v1.train.update_checkpoint_state(str(model_dir), prepared.checkpoint)
@@ -349,7 +349,7 @@ def train(pair: Pair, params: dict[str, Any], seed: int, prepared: Prepared, ste
         )
     except tf.compat.v1.train.NanLossDuringTrainingError:
         nan_at = recorder.step
-    return recorder.trained(nan_at)
+    return recorder.fill(trace, nan_at)
 
 
 def evaluate(pair: Pair, params: dict[str, Any], seed: int, model_dir: Path) -> dict[str, float]:

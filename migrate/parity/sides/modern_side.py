@@ -197,10 +197,10 @@ class ModernSide:
     def initial_constants(self) -> dict[str, float | None]:
         return {name: constant_value(variable.numpy()) for name, variable in zip(self.names, self.model.trainable_weights)}
 
-    def train(self, steps: int, progress: Progress, capture: tuple[int, ...] = (),
-              model: keras.Model | None = None, digest: Digest | None = None) -> tuple[SideTrace, Snapshots]:
-        """`fit` for `steps` steps with the pair's callbacks: the run's trace (each step's loss, the events, the weights
-        after the first step that updates them) and the snapshots after each step in `capture`."""
+    def train(self, steps: int, progress: Progress, trace: SideTrace, capture: tuple[int, ...] = (),
+              model: keras.Model | None = None, digest: Digest | None = None) -> Snapshots:
+        """`fit` for `steps` steps with the pair's callbacks, the run recorded into `trace` (each step's loss, the
+        events, the weights after the first step that updates them); give the snapshots after each step in `capture`."""
         model = model or self.model
         callbacks = list(self.pair.call("modern_callbacks", self.params)) if self.pair.has("modern_callbacks") else []
         recorder = StepRecorder("modern", progress, steps, capture, digest)
@@ -210,14 +210,15 @@ class ModernSide:
                       verbose=0)
         except LossNotReported as error:
             raise PairError(f"{self.pair.origin}: {error}.") from error
-        return recorder.trained()
+        return recorder.fill(trace)
 
     def replay(self, matches: list[Match], initial_weights: dict[str, Array], steps: int,
                capture: tuple[int, ...], digest: Digest | None = None) -> tuple[SideTrace, Snapshots]:
         """Train a fresh model from the initial weights again for `steps` steps, snapshotting the `capture` steps
         (and digesting every step with `digest`)."""
-        model = self.fresh_model(matches, initial_weights)()
-        return self.train(steps, lambda message: None, capture, model, digest)
+        trace = SideTrace("modern")
+        return trace, self.train(steps, lambda message: None, trace, capture, self.fresh_model(matches, initial_weights)(),
+                                 digest)
 
     def evaluate(self) -> dict[str, float]:
         metrics = self.model.evaluate(self.pair.call("eval_dataset", self.params), verbose=0, return_dict=True)

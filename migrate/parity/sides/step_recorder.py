@@ -3,8 +3,9 @@
 `legacy_side.LossRecorderHook` (a SessionRunHook) and `modern_side.LossRecorder`
 (a Keras callback) each call a `StepRecorder` at the points of the protocol
 (`migrate.core.protocol`): `begin`, `session_created`, `before_run`,
-`after_run`, `end`; `trained` gives the run as a `SideTrace` and, for a replay
-that locates a divergence, the snapshots and digests asked for (never traced).
+`after_run`, `end`; `fill` puts the run into the side's `SideTrace` and gives,
+for a replay that locates a divergence, the snapshots and digests asked for
+(never traced).
 """
 from __future__ import annotations
 
@@ -20,8 +21,6 @@ from migrate.parity.options import Progress
 
 Values = dict[str, Array]
 Digest = Callable[[Values], dict[str, str]]
-TRAINING_FIELDS = ("losses", "steps_run", "nan_at", "train_events", "first_update_step", "after_first_step")
-"""The `SideTrace` fields a training run fills (the rest come from preparing the side, evaluating it, scenarios)."""
 
 
 class Snapshots(NamedTuple):
@@ -89,15 +88,11 @@ class StepRecorder:
     def end(self) -> None:
         self.events.append(make_event("train", "end", self.step))
 
-    def trained(self, nan_at: int | None = None) -> tuple[SideTrace, Snapshots]:
-        """The run as a side trace (the `TRAINING_FIELDS`), and the snapshots; `nan_at`: the step a NaN loss stopped."""
-        losses = dict(sorted(losses_by_step(self.events).items()))
-        trace = SideTrace(self.side, losses=losses, steps_run=len(losses), nan_at=nan_at, train_events=self.events,
-                          first_update_step=self.first_update_step, after_first_step=self.after_first_step)
-        return trace, self.snapshots
-
-
-def record_training(into: SideTrace, trained: SideTrace) -> None:
-    """Put a training run's fields into the side's trace (in place: the stages hold that trace)."""
-    for name in TRAINING_FIELDS:
-        setattr(into, name, getattr(trained, name))
+    def fill(self, trace: SideTrace, nan_at: int | None = None) -> Snapshots:
+        """Put the run into `trace`, in place (the stages hold that trace): each step's loss, the steps run, `nan_at`
+        (the step a NaN loss stopped), the events and the first update (the rest of a trace comes from preparing
+        the side, evaluating it, scenarios); give the snapshots."""
+        trace.losses = dict(sorted(losses_by_step(self.events).items()))
+        trace.steps_run, trace.nan_at, trace.train_events = len(trace.losses), nan_at, self.events
+        trace.first_update_step, trace.after_first_step = self.first_update_step, self.after_first_step
+        return self.snapshots
