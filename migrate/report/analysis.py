@@ -28,7 +28,7 @@ from migrate.report.dispatch import checks_for, import_references, references
 from migrate.report.model import FileResult, Finding, Locator
 from migrate.report.phases import MENTION, hook_passes
 from migrate.report.registry import fallback_codes, import_rules
-from migrate.report.star_imports import star_imported_tensorflow
+from migrate.report.unbound_tf import unbound_tf_import
 from migrate.report.wrappers import KnownWrappers, WrapperSource, wrapper_functions, wrapper_references, wrapper_results
 from migrate.scanning.aliases import AliasTable, Binding, build_alias_table
 from migrate.scanning.names import is_tensorflow
@@ -157,12 +157,11 @@ def _bindings(
 ) -> tuple[AliasTable, FileContext, KnownWrappers]:
     """The file's alias table and check context, its own wrapper functions (into `result`), and every wrapper
     it may call (its own, then `wrappers`). A name bound to a known wrapper's result (`tfe = contrib.eager()`)
-    is the module it returns, as if imported; so is `tf` used but bound only by a star import
-    (`migrate.report.star_imports`)."""
+    is the module it returns, as if imported; so is `tf` used but not imported (`migrate.report.unbound_tf`)."""
     imports, assignments = statements.imports, statements.assignments
-    star_tensorflow = star_imported_tensorflow(imports, text)
-    if star_tensorflow is not None:
-        imports = [*imports, star_tensorflow]
+    tf_import = unbound_tf_import(imports, text)
+    if tf_import is not None:
+        imports = [*imports, tf_import]
     aliases = build_alias_table(imports, assignments, (), package, statements.scopes, statements.rebindings)
     result.wrappers = wrapper_functions(tree, aliases, statements.returns)
     known = KnownWrappers({f"{result.module}.{name}": target for name, target in result.wrappers.items()}, wrappers)

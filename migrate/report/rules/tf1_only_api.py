@@ -294,8 +294,11 @@ def advice(name: str) -> str | None:
     return next((family.advice for family in FAMILIES if family.holds(name)), None)
 
 
-@register(RULE, *registry_keys(KINDS))
+@register(RULE, *registry_keys(KINDS), *registry_keys(("changed",)))
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
+    """Also dispatched for the names TF2 has for another function: a member of a TF1-only module may be one of
+    them canonically (`tf.saved_model.loader.load` is `tf.saved_model.load`), and it is what was written that
+    decides (TFM517 leaves it: its written name is no such name)."""
     entry = written_entry(reference, context)
     if entry is None or entry.kind not in KINDS:
         return

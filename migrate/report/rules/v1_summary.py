@@ -8,8 +8,9 @@ has under the same name with other semantics (`tf.summary.scalar`,
 `histogram`, `image`, `audio`, `text`) written the TF1 way: through
 `tf.compat.v1`, with TF1's `collections=` / `family=` / `tensor=` /
 `values=` arguments, or without a step in a file that sets no default step,
-or `image`/`audio` with an int literal in the step's place (TF1's
-`max_outputs`) in a file that makes no TF2 summary writer;
+or with a list in the step's place (TF1's `collections`), or `image`/`audio`
+with an int literal there (TF1's `max_outputs`) in a file that makes no TF2
+summary writer;
 and for such an op bound to a name (`scalar_summary = tf.summary.scalar`, as
 DCGAN-style `ops.py` files do) when the file calls that name the TF1 way or,
 calling it nowhere, uses the TF1 summary machinery (`merge`, `FileWriter`).
@@ -109,7 +110,10 @@ def _is_v1_call(call: ast.Call, op: str, context: FileContext) -> bool:
     if "step" in keywords or None in keywords or any(type(arg) is ast.Starred for arg in call.args):
         return False
     if len(call.args) > STEP_POSITION[op]:
-        return _is_max_outputs(call.args[STEP_POSITION[op]], op) and not _writes_tf2_summaries(context)
+        in_step_place = call.args[STEP_POSITION[op]]
+        if type(in_step_place) in (ast.List, ast.Tuple):
+            return True  # TF1's `collections` (`tf.summary.scalar(name, value, [])`): no step is a list
+        return _is_max_outputs(in_step_place, op) and not _writes_tf2_summaries(context)
     return not _sets_default_step(context)
 
 

@@ -60,6 +60,11 @@ def test_tf_bound_only_by_a_star_import_is_tensorflow(write, run_scan, tmp_path)
     assert _codes_by_line(report) == [("models.py", 3, "TFM502"), ("models.py", 7, "TFM505")]
 
 
-def test_tf_used_unbound_without_a_star_import_is_not_guessed(write, run_scan) -> None:
+def test_tf_used_but_bound_nowhere_is_tensorflow(write, run_scan) -> None:
     path = write("script.py", "import numpy as np\nsaver = tf.train.Saver()\n")
+    assert [(finding.line, finding.code) for finding in run_scan(path, select=("TFM505",)).findings] == [(2, "TFM505")]
+
+
+def test_a_files_own_tf_binding_is_not_tensorflow(write, run_scan) -> None:
+    path = write("counts.py", "from collections import Counter\ntf = Counter(words)\ntop = tf.most_common(3)\n")
     assert run_scan(path).findings == []

@@ -32,6 +32,10 @@ def test_noop(source: str, findings) -> None:
         pytest.param("import tensorflow as tf\ntf.assign(v, 1)\n", [2], id="assign"),
         pytest.param("import tensorflow as tf\nx = tf.to_int32(y)\n", [2], id="cast"),
         pytest.param("import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\n", [2], id="v2 switch"),
+        pytest.param(
+            "import tensorflow as tf\ntf.saved_model.loader.load(sess, tags, path)\n", [2],
+            id="a removed module's member that is canonically a name TF2 has for another function",
+        ),
     ],
 )
 def test_finding(source: str, lines: list[int], findings) -> None:

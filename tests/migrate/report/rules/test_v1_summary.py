@@ -45,6 +45,10 @@ def test_noop(source: str, findings) -> None:
         pytest.param("import tensorflow as tf\ntf.summary.histogram('w', w, collections=['c'])\n", [2], id='v1 collections='),
         pytest.param("import tensorflow as tf\ntf.summary.image('x', x, 4, family='input')\n", [2], id='v1 family='),
         pytest.param("import tensorflow as tf\ntf.summary.image('gen', x, 30)\n", [2], id="v1 image's max_outputs by position"),
+        pytest.param(
+            "import tensorflow as tf\nw = tf.summary.create_file_writer(d)\ntf.summary.scalar('a', v, [])\n", [3],
+            id="v1 collections by position, even beside a TF2 writer",
+        ),
         pytest.param("import tensorflow.compat.v1 as tf\ntf.summary.scalar('loss', loss, step)\n", [2], id='through compat.v1'),
         pytest.param(
             "import tensorflow as tf\nscalar_summary = tf.summary.scalar\ndef f(l):\n    return scalar_summary('loss', l)\n",
