@@ -111,20 +111,6 @@ def wait_for_checkpoint(model_dir: Path, timeout: float, who: str) -> str:
     return latest
 
 
-def summary_tags(directory: Path) -> list[tuple[int, set[str]]]:
-    """(global step, tags) of every summary event in `directory`'s event files (not its subdirectories).
-
-    One event per summary op run: the chief's SummarySaverHook writes the
-    merged summaries (the Estimator's loss scalar), StepCounterHook
-    `STEP_RATE_TAG` alone, the evaluator every metric of one evaluation.
-    """
-    found = []
-    for path in sorted(directory.glob("events.out.tfevents.*")):
-        found += [(event.step, {value.tag for value in event.summary.value})
-                  for event in tf.compat.v1.train.summary_iterator(str(path)) if event.summary.value]
-    return sorted(found, key=lambda item: item[0])
-
-
 def metrics_exporter(record: between_graph.WorkerRecord) -> Any:
     """Evaluator: keeps each evaluation's scalar metrics and records it as an ``Evaluation`` action at its checkpoint's
     step (`train_and_evaluate` calls exporters after every evaluation)."""
@@ -207,11 +193,11 @@ def eval_spec(args: argparse.Namespace, pair: Pair, params: dict[str, Any], task
 def _summary_actions(args: argparse.Namespace, task_type: str) -> list[Action]:
     """The summaries the chief (SummarySaverHook, StepCounterHook) or the evaluator (eval/) wrote, as actions."""
     if task_type == "chief":
-        tags = summary_tags(args.model_dir)
+        tags = role_program.summary_events(args.model_dir)
         return ([Action("SummarySaverHook", step) for step, names in tags if STEP_RATE_TAG not in names]
                 + [Action("StepCounterHook", step) for step, names in tags if STEP_RATE_TAG in names])
     if task_type == "evaluator":
-        return [Action("EvalSummary", step) for step, names in summary_tags(args.model_dir / "eval")
+        return [Action("EvalSummary", step) for step, names in role_program.summary_events(args.model_dir / "eval")
                 if EVAL_SUMMARY_TAG in names]
     return []
 

@@ -238,7 +238,8 @@ class PairGraph(NamedTuple):
     loss: Any
     train_op: Any
     found: Replicated
-    """The `SyncReplicasOptimizer` (sync) whose hook the worker runs (none when the model_fn brings its own)."""
+    """What wrapping the model_fn's optimizers found: the `SyncReplicasOptimizer` whose hook the worker runs (none
+    when asynchronous, or when the model_fn brings its own) and the model's variables (the step-0 weights)."""
     skip: Any
     iterator_init: Any
     spec_hooks: list[Any]

@@ -115,6 +115,23 @@ def start_server(cluster: Mapping[str, list[str]], task_type: str, index: int,
                         f"({message.strip()}); is the port already taken?") from error
 
 
+def summary_events(directory: Path) -> list[tuple[int, set[str]]]:
+    """(global step, tags) of every summary event in `directory`'s event files (not its subdirectories), in step
+    order: one event per summary op run, by TF1's `FileWriter` or a TF2 writer (TensorFlow is imported here).
+
+    What a role reads back to record which summaries were written: the TF1
+    chief's `SummarySaverHook` (the loss scalar) and `StepCounterHook`
+    (``global_step/sec`` alone), an evaluator's every metric of one evaluation.
+    """
+    import tensorflow as tf
+
+    found = []
+    for path in sorted(directory.glob("events.out.tfevents.*")):
+        found += [(event.step, {value.tag for value in event.summary.value})
+                  for event in tf.compat.v1.train.summary_iterator(str(path)) if event.summary.value]
+    return sorted(found, key=lambda item: item[0])
+
+
 def serve(cluster: Mapping[str, list[str]], task_type: str, index: int) -> int:
     """A ps, or a worker that runs what a coordinator schedules: serve until the launcher stops this process."""
     server = start_server(cluster, task_type, index)

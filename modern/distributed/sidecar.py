@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from pathlib import Path
 from typing import Any
 
 import keras
@@ -68,15 +67,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--eval-timeout", type=float, default=120.0,
                         help="seconds to wait for a new checkpoint before giving up")
     parser.add_argument("--poll-secs", type=float, default=1.0, help="seconds between looks at the directory")
-
-
-def summary_steps(directory: Path, tag: str) -> list[int]:
-    """Global steps of the summaries `tag` in the event files of `directory` (TF1 or TF2 writers)."""
-    steps = []
-    for path in sorted(directory.glob("events.out.tfevents.*")):
-        steps += [event.step for event in tf.compat.v1.train.summary_iterator(str(path))
-                  if any(value.tag == tag for value in event.summary.value)]
-    return sorted(steps)
 
 
 def evaluation_model(run: PairRun) -> tuple[Any, Any, bool]:
@@ -117,7 +107,8 @@ def evaluate_checkpoints(args: argparse.Namespace) -> SideTrace:
             f"ends at step {args.steps}); the evaluator evaluates what the chief writes there. Is the chief running?"
         )
     writer.close()
-    record.actions += [Action("EvalSummary", step) for step in summary_steps(args.model_dir / EVAL_SUBDIR, "loss")]
+    record.actions += [Action("EvalSummary", step) for step, tags in role_program.summary_events(args.model_dir / EVAL_SUBDIR)
+                       if "loss" in tags]
     role = Role("evaluator", "evaluator:0", engine="sidecar evaluator (checkpoints_iterator + Keras evaluate)",
                 pid=os.getpid(), final_step=record.evaluations[-1].step, seconds=time.monotonic() - began,
                 startup_seconds=began - started, eval_batches_full=full_batches)
