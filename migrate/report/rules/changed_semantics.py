@@ -12,7 +12,9 @@ and calls of `tf.nn.softmax_cross_entropy_with_logits` whose `labels` are not
 visibly free of gradient (`tf.stop_gradient(...)`, `tf.one_hot(...)`, a constant):
 tf_upgrade_v2 wraps them in `tf.stop_gradient`, the name being TF2's too; and
 calls of the `*cross_entropy_with_logits` functions with positional arguments
-(TF 0.x code's `(logits, labels)`, which TF2 reads as `(labels, logits)`).
+(TF 0.x code's `(logits, labels)`, which TF2 reads as `(labels, logits)`); and
+calls of `tf.strings.split`, which returns a RaggedTensor in TF2 (TF1's a
+SparseTensor).
 A name written through `tf.compat.v1` is TF1's function by choice and left alone.
 
 ## Why is this bad?
@@ -141,4 +143,20 @@ def check_cross_entropy(reference: Reference, context: FileContext) -> Iterator[
         f"`{reference.spelling}` is another function in TF2 (tf_upgrade_v2 writes `labels=tf.stop_gradient(...)`): "
         "TF2's back-propagates into `labels` too, TF1's did not; labels read from data are unaffected, labels the "
         "model computes (soft labels, distillation) need `tf.stop_gradient`"
+    )
+
+
+@register(RULE, "tensorflow.strings.split")
+def check_strings_split(reference: Reference, context: FileContext) -> Iterator[Message]:
+    """TF1's `tf.strings.split` returned a SparseTensor unless told `result_type="RaggedTensor"` (a keyword TF2's
+    lacks: TFM516 reports it); TF2's returns a RaggedTensor, and tf_upgrade_v2 appends `.to_sparse()`."""
+    call = reference.call
+    if call is None or any(keyword.arg == "result_type" for keyword in call.keywords):
+        return
+    if ".compat.v1" in (context.qualified(reference.node) or ""):
+        return
+    yield reference.node, (
+        f"`{reference.spelling}` returns a RaggedTensor in TF2 (TF1's returned a SparseTensor; tf_upgrade_v2 "
+        "appends `.to_sparse()`): add `.to_sparse()` where a SparseTensor is expected (`tf.sparse.to_dense`, "
+        "`.indices`/`.values`), or use the RaggedTensor"
     )

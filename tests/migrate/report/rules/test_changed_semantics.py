@@ -20,6 +20,9 @@ TF1 = "import tensorflow as tf\nsess = tf.Session()\n"
             id="softmax cross-entropy with labels already cut from the gradient",
         ),
         pytest.param(
+            TF1 + "words = tf.compat.v1.strings.split(lines, sep=' ')\n", id="TF1's strings.split by choice",
+        ),
+        pytest.param(
             TF1 + "ce = tf.nn.sigmoid_cross_entropy_with_logits(labels=y, logits=z)\n",
             id="sigmoid cross-entropy by keyword: the same in TF2",
         ),
@@ -46,6 +49,10 @@ def test_noop(source: str, findings) -> None:
         pytest.param(
             TF1 + "ce = tf.nn.softmax_cross_entropy_with_logits(labels=label, logits=logits)\n", [3],
             id="softmax cross-entropy: TF2's back-propagates into labels",
+        ),
+        pytest.param(
+            TF1 + "words = tf.strings.split(tf.reshape(caption, [1]), sep=' ')\n", [3],
+            id="strings.split returns a RaggedTensor in TF2",
         ),
         pytest.param(
             TF1 + "loss = tf.nn.sparse_softmax_cross_entropy_with_logits(logits, y)\n", [3],
