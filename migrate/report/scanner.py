@@ -121,13 +121,13 @@ def _scan(paths: Sequence[str], options: ScanOptions) -> Report:
     findings += _whole_codebase_findings(HookInstantiation, find_hook_instantiations(scanned, hooks))
     findings = _without_covered_fallbacks(findings, rules)
     suppressions = {result.path: result.suppressions for result in scanned if result.suppressions}
-    kept = [finding for finding in findings if options.wants(finding.code)]
+    kept = [finding for finding in findings if options.wants(finding.code)] if options.select or options.ignore else findings
     if options.per_file_ignores:
         from migrate.report.per_file_ignores import per_file_ignored
 
         ignored = per_file_ignored(options.per_file_ignores, options.project_root)
         kept = [finding for finding in kept if not ignored(finding.path, finding.code)]
-    visible = sorted(finding for finding in kept if not _suppressed(finding, suppressions))
+    visible = sorted(finding for finding in kept if not _suppressed(finding, suppressions)) if suppressions else sorted(kept)
     notes = [f"{result.path}: {note}" for result in scanned for note in result.notes]
     return Report(
         paths=list(paths),
