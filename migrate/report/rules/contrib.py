@@ -10,7 +10,9 @@ and every use of a name that resolves into `tf.contrib` (`tf.contrib.layers`,
 module moved somewhere else or died: `contrib.layers`/`slim` → Keras layers,
 `contrib.learn` → Keras `fit`, `contrib.data` → `tf.data`, `contrib.tpu` →
 `tf.distribute.TPUStrategy`, `contrib.summary` → `tf.summary`, others to
-add-ons (TensorFlow Addons, TF-Slim as a separate package).
+add-ons (TensorFlow Addons, TF-Slim as a separate package). The message names
+the module's (or the member's) TF2 home where it has one
+(`migrate/report/contrib_homes.py`).
 
 ## Example
 ```python
@@ -33,6 +35,7 @@ import ast
 from collections.abc import Iterator
 
 from migrate.report.context import FileContext, Reference
+from migrate.report.contrib_homes import home
 from migrate.report.registry import Message, Rule, register
 from migrate.scanning.names import canonical
 
@@ -46,23 +49,25 @@ def _is_contrib(name: str) -> bool:
     return name == PREFIX or name.startswith(PREFIX + ".")
 
 
-def _message(shown: str) -> str:
-    return (
-        f"`{shown}` is tf.contrib, removed in TF 2.0 (the import fails); replace it with its TF2 home "
-        "(Keras layers, tf.data, tf.distribute) or a maintained add-on package"
+def _message(shown: str, name: str) -> str:
+    """`name`: the canonical contrib name, whose module says where it went (`contrib_homes`)."""
+    found = home(name)
+    instead = f"its TF2 home is {found}" if found is not None else (
+        "replace it with its TF2 home (Keras layers, tf.data, tf.distribute) or a maintained add-on package"
     )
+    return f"`{shown}` is tf.contrib, removed in TF 2.0 (the import fails); {instead}"
 
 
 @register(RULE, PREFIX, PREFIX + ".*")
 def check_name(reference: Reference, context: FileContext) -> Iterator[Message]:
-    yield reference.node, _message(reference.spelling)
+    yield reference.node, _message(reference.spelling, reference.name)
 
 
 @register(RULE, ast.Import)
 def check_import(node: ast.Import, context: FileContext) -> Iterator[Message]:
     for alias in node.names:
         if _is_contrib(alias.name):
-            yield node, _message(f"import {alias.name}")
+            yield node, _message(f"import {alias.name}", canonical(alias.name))
 
 
 @register(RULE, ast.ImportFrom)
@@ -72,4 +77,5 @@ def check_import_from(node: ast.ImportFrom, context: FileContext) -> Iterator[Me
         return
     if _is_contrib(module) or any(_is_contrib(f"{module}.{alias.name}") for alias in node.names):
         names = ", ".join(alias.name for alias in node.names)
-        yield node, _message(f"from {module} import {names}")
+        first = canonical(f"{module}.{node.names[0].name}" if node.names[0].name != "*" else module)
+        yield node, _message(f"from {module} import {names}", first)

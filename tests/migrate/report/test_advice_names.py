@@ -6,7 +6,8 @@ what users read:
 
 * the messages of a scan of a source that references every TensorFlow name
   any rule registers for (each called), plus the labelled sample;
-* the advice of every TF1-only family (TFM514) and the TF2 names of TFM513's data;
+* the advice of every TF1-only family (TFM514), of every contrib module's home (TFM501) and the TF2
+  names of TFM513's data;
 * every rule's `modern_equivalent` (a path of this repository).
 
 A backticked `tf.…` / `keras.…` name is checked; the user's own TF1 spelling
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from migrate.report.contrib_homes import HOMES as CONTRIB_HOMES
 from migrate.report.registry import CHECKS, load_rules
 from migrate.report.rules.tf1_only_api import FAMILIES
 from migrate.report.rules.tf_layers import keras_name
@@ -65,6 +67,9 @@ def advised(tmp_path_factory) -> dict[str, str]:
     for family in FAMILIES:
         for name in NAME.findall(family.advice):
             names.setdefault(name.rstrip("."), f"TFM514 family: {family.advice}")
+    for module, advice in CONTRIB_HOMES.items():
+        for name in NAME.findall(advice):
+            names.setdefault(name.rstrip("."), f"TFM501 contrib.{module}: {advice}")
     for entry in tf1_only().values():
         if entry.target is not None:
             names.setdefault("tf" + entry.target[len("tensorflow"):], f"TFM513 data: {entry.name} → {entry.target}")
