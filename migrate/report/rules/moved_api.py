@@ -11,10 +11,10 @@ Checks for references to the TF1-only names (`tf.compat.v1` of TensorFlow
 ## Why is this bad?
 The old name is gone from TF2's `tf`. The TF2 name is the right home, but
 its function differs in arguments or behaviour (`tf.argmax` has no
-`dimension=`, `tf.io.gfile` functions raise on errors some `tf.gfile` ones
-reported by their return value, `tf.image.resize` samples differently from
-`resize_images`), so the rename is left to you: check the call against the
-TF2 function's documentation.
+`dimension=`, the `tf.io.gfile` functions name their parameters `path`/`src`/`dst`
+where `tf.gfile`'s said `filename`/`dirname`/`oldpath`, `tf.image.resize`
+samples differently from `resize_images`), so the rename is left to you; the
+message says what differs where it is known.
 
 ## Example
 ```python
@@ -49,12 +49,35 @@ RULE = Rule(code="TFM515", name="moved-api", effort="rename", doc=__doc__, fallb
 KINDS = ("moved",)
 
 
+DIFFERENCES = (
+    ("tensorflow.gfile.", "the same operation (TF1's function calls it), with other keyword names: `filename=` / "
+                          "`dirname=` are `path=`, `oldpath=` / `newpath=` (`oldname=` / `newname=`) are `src=` / "
+                          "`dst=`, Walk's `in_order=` is `topdown=`; positional calls mean the same"),
+    ("tensorflow.image.resize_images", "which has no `align_corners` and samples at half-pixel centres (results differ "
+                                       "from TF1's default); `method` takes strings (`'bilinear'`)"),
+    ("tensorflow.parse_single_example", "whose third positional parameter is `example_names` (TF1's was `name`)"),
+    ("tensorflow.multinomial", "the same sampling, with `dtype=` for TF1's `output_dtype=` (a third positional "
+                               "argument is `dtype` there, TF1's `seed`)"),
+    ("tensorflow.nn.softmax_cross_entropy_with_logits_v2", "the same function under TF2's name (`dim=` is `axis=`)"),
+    ("tensorflow.arg_max", "with `axis=` for TF1's `dimension=`"),
+    ("tensorflow.arg_min", "with `axis=` for TF1's `dimension=`"),
+)
+"""What differs between a moved name's TF1 function and the TF2 one tf_upgrade_v2 writes, by name prefix."""
+
+
+def _difference(name: str) -> str:
+    return next(
+        (text for prefix, text in DIFFERENCES if name.startswith(prefix)),
+        "which is not the same function: check its arguments and behaviour as you rename it",
+    )
+
+
 @register(RULE, *registry_keys(KINDS))
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
     entry = written_entry(reference, context)
     if entry is None or entry.kind not in KINDS:
         return
     yield reference.node, (
-        f"`{shown(reference)}` is gone from TF2; tf_upgrade_v2 writes `{display(entry.target or '')}`, which is not "
-        "the same function: check its arguments and behaviour as you rename it"
+        f"`{shown(reference)}` is gone from TF2; tf_upgrade_v2 writes `{display(entry.target or '')}`, "
+        f"{_difference(entry.name)}"
     )

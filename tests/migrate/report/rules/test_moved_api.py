@@ -31,5 +31,19 @@ def test_finding(source: str, lines: list[int], findings) -> None:
 
 
 def test_message_says_the_function_differs(messages) -> None:
-    [message] = messages("import tensorflow as tf\ntf.gfile.Exists(p)\n", CODE)
-    assert "tf_upgrade_v2 writes `tf.io.gfile.exists`, which is not the same function" in message
+    [message] = messages("import tensorflow as tf\nn = tf.count_nonzero(x)\n", CODE)
+    assert "tf_upgrade_v2 writes `tf.math.count_nonzero`, which is not the same function" in message
+
+
+@pytest.mark.parametrize(
+    ("source", "difference"),
+    [
+        pytest.param("tf.gfile.Exists(p)", "the same operation (TF1's function calls it), with other keyword names", id="gfile"),
+        pytest.param("tf.image.resize_images(x, s)", "no `align_corners`", id="resize_images"),
+        pytest.param("tf.parse_single_example(s, f, 'n')", "third positional parameter is `example_names`", id="parse"),
+        pytest.param("tf.arg_max(x, 1)", "`axis=` for TF1's `dimension=`", id="arg_max"),
+    ],
+)
+def test_message_says_what_differs_where_it_is_known(source: str, difference: str, messages) -> None:
+    [message] = messages(f"import tensorflow as tf\n{source}\n", CODE)
+    assert difference in message
