@@ -58,14 +58,12 @@ def compare_losses(
     (unchecked, the sides may log different steps: asynchronous workers)."""
     rows = []
     for step in sorted(set(legacy) | set(modern)):
-        a, b = legacy.get(step), modern.get(step)
+        a, b, allowed = legacy.get(step), modern.get(step), schedule.allowed(step)
         if a is None or b is None or math.isnan(a) or math.isnan(b):
             nan = any(value is not None and math.isnan(value) for value in (a, b))
-            rows.append(LossRow(step, a, b, None, None, schedule.allowed(step), not nan and not checked))
-            continue
-        abs_diff, rel_diff = abs(a - b), relative(a, b)
-        allowed = schedule.allowed(step)
-        rows.append(LossRow(step, a, b, abs_diff, rel_diff, allowed, rel_diff <= allowed))
+            rows.append(LossRow(step, a, b, None, None, allowed, not nan and not checked))
+        else:
+            rows.append(LossRow(step, a, b, abs(a - b), relative(a, b), allowed, relative(a, b) <= allowed))
     return LossComparison(rows, schedule, checked)
 
 
@@ -94,10 +92,8 @@ class EventComparison:
 
     @property
     def first_divergence(self) -> tuple[int, Event | None, Event | None] | None:
-        for index, (status, left, right) in enumerate(self.rows):
-            if status != "same":
-                return index, left, right
-        return None
+        return next(((index, left, right) for index, (status, left, right) in enumerate(self.rows) if status != "same"),
+                    None)
 
     @property
     def ok(self) -> bool:

@@ -54,10 +54,6 @@ class ParityConfig:
     """The params keys the caller set (`--param`, `--optimizer` …): reported if the pair never reads them."""
 
     @property
-    def optimizer(self) -> str:
-        return str(self.params.get("optimizer", "sgd"))
-
-    @property
     def optimizer_flavour(self) -> str | None:
         """The modern side's ``optimizer_flavour`` param (MNIST pair: "exact" or "native"), if the pair has one."""
         flavour = self.modern_params.get("optimizer_flavour")
@@ -80,7 +76,7 @@ class ParityConfig:
             return named_schedule(self.schedule_name, self.mode)
         if self.mode == "exact" and "optimizer" not in self.params and self.optimizer_flavour is None:
             return UNNAMED_OPTIMIZER
-        return schedule_for(self.mode, self.optimizer, self.optimizer_flavour)
+        return schedule_for(self.mode, str(self.params.get("optimizer", "sgd")), self.optimizer_flavour)
 
     def as_dict(self) -> dict[str, Any]:
         """The settings as the summary and a trace write them: every field but `given`, each as JSON can hold it

@@ -38,16 +38,6 @@ def export_legacy(pair: Pair, params: dict[str, Any], seed: int, model_dir: Path
                             lambda: pair.call("serving_input_receiver_fn", params), target)
 
 
-def export_modern(pair: Pair, params: dict[str, Any], model: Any, target: Path, progress: Progress) -> Path:
-    """The trained Keras model with the pair's signatures."""
-    progress(f"[modern] SavedModel with serving_signatures → {target}")
-    try:
-        signatures = pair.call("serving_signatures", model, params)
-    except PairError as error:
-        raise ServingError(f"modern side: {error}") from error
-    return export_keras(model, signatures, target)
-
-
 def recorded_saved_model(legacy: SideTrace, origin: str) -> Path:
     """The legacy SavedModel a trace points at (recorded with `--side legacy --record`)."""
     recorded = legacy.files.get("saved_model")
@@ -90,7 +80,12 @@ def serving_stage(run: Any, result: Any) -> Stage | None:
     if not result.ok:
         return skipped("serving", "an earlier stage failed")
     directory, started = run.serving_dir, time.perf_counter()
-    modern_dir = export_modern(pair, run.modern_params, run.modern.model, directory / "modern", run.progress)
+    run.progress(f"[modern] SavedModel with serving_signatures → {directory / 'modern'}")
+    try:
+        signatures = pair.call("serving_signatures", run.modern.model, run.modern_params)
+    except PairError as error:
+        raise ServingError(f"modern side: {error}") from error
+    modern_dir = export_keras(run.modern.model, signatures, directory / "modern")
     legacy_dir = (record_legacy_export(run) if run.legacy_prepared is not None
                   else recorded_saved_model(run.legacy, pair.origin))
     stage = compare_exports(pair, run.modern_params, legacy_dir, modern_dir, run.options.serving_tolerance, directory,

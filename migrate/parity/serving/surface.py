@@ -98,8 +98,9 @@ def _tensor_info(info: Any) -> TensorInfo:
     return TensorInfo(_dtype_name(info.dtype), dims)
 
 
-def read_saved_model(directory: Path, side: str) -> Any:
-    """The ``saved_model.pb`` proto; a directory that holds none is a `ServingError` naming the side."""
+def serving_meta_graph(directory: Path, side: str) -> Any:
+    """The ``saved_model.pb``'s MetaGraph tagged only 'serve' (the one a model server loads); a directory that holds
+    no SavedModel, or none with that MetaGraph, is a `ServingError` naming the side."""
     from tensorflow.core.protobuf import saved_model_pb2
 
     path = Path(directory) / "saved_model.pb"
@@ -107,12 +108,9 @@ def read_saved_model(directory: Path, side: str) -> Any:
         raise ServingError(f"{side} side: {directory} is not a SavedModel (no saved_model.pb in it); "
                            "export it again (or record the legacy side again).")
     try:
-        return saved_model_pb2.SavedModel.FromString(path.read_bytes())
+        saved_model = saved_model_pb2.SavedModel.FromString(path.read_bytes())
     except Exception as error:  # a truncated or foreign file: protobuf's DecodeError
         raise ServingError(f"{side} side: {path} is not a SavedModel proto ({type(error).__name__}: {error}).") from error
-
-
-def serving_meta_graph(saved_model: Any, directory: Path, side: str) -> Any:
     for meta_graph in saved_model.meta_graphs:
         if list(meta_graph.meta_info_def.tags) == [SERVE_TAG]:
             return meta_graph
@@ -264,7 +262,7 @@ def cross_check(surface: Surface, side: str) -> None:
 
 def read_surface(directory: Path, side: str) -> Surface:
     """The surface of the SavedModel in `directory`, its signatures loaded, the three readings cross-checked."""
-    meta_graph = serving_meta_graph(read_saved_model(directory, side), directory, side)
+    meta_graph = serving_meta_graph(directory, side)
     signatures = {
         key: SignatureInfo(key, signature.method_name,
                            {name: _tensor_info(info) for name, info in signature.inputs.items()},

@@ -212,30 +212,27 @@ def layer_inputs(variables: list[Any]) -> dict[str, Any]:
     Kernels only (rank ≥ 2), outside loops (a `dynamic_rnn` body cannot be fetched). The parity
     forward stage compares these with the Keras layers' inputs to say *where* outputs start to differ.
     """
-    found = {}
-    for variable in variables:
-        if variable.shape.rank is None or variable.shape.rank < 2:
-            continue
-        frontier, seen = [variable.op], set()
-        while frontier and variable.op.name not in found:
-            op = frontier.pop(0)
-            for output in op.outputs:
-                for consumer in output.consumers():
-                    if consumer in seen:
-                        continue
-                    seen.add(consumer)
-                    if consumer.type in KERNEL_CONSUMERS and consumer._get_control_flow_context() is None:
-                        others = [tensor for tensor in consumer.inputs if tensor is not output]
-                        if consumer.type in ("ResourceGather", "GatherV2"):
-                            others = others[:1]
-                        if len(others) == 1 or consumer.type in ("ResourceGather", "GatherV2"):
-                            found[variable.op.name] = others[0]
-                            break
-                    elif consumer.type in READ_OPS:
-                        frontier.append(consumer)
-                if variable.op.name in found:
-                    break
-    return found
+    kernels = {variable.op.name: layer_input(variable) for variable in variables
+               if variable.shape.rank is not None and variable.shape.rank >= 2}
+    return {name: tensor for name, tensor in kernels.items() if tensor is not None}
+
+
+def layer_input(variable: Any) -> Any:
+    """The first kernel consumer's other operand (a gather's: its ids), reached through reads; None if none is."""
+    frontier, seen = [variable.op], set()
+    while frontier:
+        for output in frontier.pop(0).outputs:
+            for consumer in output.consumers():
+                if consumer in seen:
+                    continue
+                seen.add(consumer)
+                if consumer.type in KERNEL_CONSUMERS and consumer._get_control_flow_context() is None:
+                    others = [tensor for tensor in consumer.inputs if tensor is not output]
+                    if len(others) == 1 or consumer.type in ("ResourceGather", "GatherV2"):
+                        return others[0]
+                elif consumer.type in READ_OPS:
+                    frontier.append(consumer)
+    return None
 
 
 TF1_SLOTS = {"Momentum": "MomentumOptimizer", "Adam": "AdamOptimizer", "Adagrad": "AdagradOptimizer",
@@ -258,22 +255,15 @@ def tf1_optimizers_of(graph: Any, trainable: list[Any], global_variables: list[A
     Read from the update kernels (`ApplyGradientDescent`, `ResourceApplyAdam` …), so plain gradient descent
     is found too; a graph whose updates use no kernel (sparse-only updates) falls back to the slots.
     """
-    found: list[str] = []
-    for op in graph.get_operations():
-        kernel = op.type.removeprefix("Resource").removeprefix("Sparse").removeprefix("Apply")
-        if op.type.replace("Resource", "").replace("Sparse", "").startswith("Apply") and kernel in TF1_KERNELS:
-            if TF1_KERNELS[kernel] not in found:
-                found.append(TF1_KERNELS[kernel])
+    kernels = [op.type.removeprefix("Resource").removeprefix("Sparse").removeprefix("Apply") for op in graph.get_operations()
+               if op.type.replace("Resource", "").replace("Sparse", "").startswith("Apply")]
+    found = list(dict.fromkeys(TF1_KERNELS[kernel] for kernel in kernels if kernel in TF1_KERNELS))
     if found:
         return found
     names = {variable.op.name for variable in trainable}
-    for variable in global_variables:
-        owner, _, slot = variable.op.name.rpartition("/")
-        if owner in names:
-            suffix = slot.rstrip("0123456789").rstrip("_") or slot
-            if suffix in TF1_SLOTS and TF1_SLOTS[suffix] not in found:
-                found.append(TF1_SLOTS[suffix])
-    return found
+    slots = [slot.rstrip("0123456789").rstrip("_") or slot
+             for owner, _, slot in (variable.op.name.rpartition("/") for variable in global_variables) if owner in names]
+    return list(dict.fromkeys(TF1_SLOTS[slot] for slot in slots if slot in TF1_SLOTS))
 
 
 def checkpoint_name(variable: Any) -> str:

@@ -145,15 +145,6 @@ class ModernSide:
                 variable = variables[position[name]]
                 variable.assign(np.asarray(value).astype(tf.as_dtype(variable.dtype).as_numpy_dtype))
 
-    def rebuild(self, matches: list[Match], initial_weights: dict[str, Array]) -> None:
-        """A fresh model holding the initial weights, used from here on.
-
-        Keras 2 invalidates models built before TF1 graph code creates
-        `tf.compat.v1.layers` (the Estimator's training does): the model that
-        served stages 1–2 is replaced once the legacy side has trained.
-        """
-        self.model = self.fresh_model(matches, initial_weights)()
-
     def forward(self, features: Any, transform: Callable[[Any], Any] | None = None) -> Any:
         """Inference outputs, computed in a `tf.function` like `fit`/`predict` do (eager kernels can differ in the
         last bit), through `transform` (an output transform, e.g. softmax) when given."""
@@ -211,14 +202,6 @@ class ModernSide:
         except LossNotReported as error:
             raise PairError(f"{self.pair.origin}: {error}.") from error
         return recorder.fill(trace)
-
-    def replay(self, matches: list[Match], initial_weights: dict[str, Array], steps: int,
-               capture: tuple[int, ...], digest: Digest | None = None) -> tuple[SideTrace, Snapshots]:
-        """Train a fresh model from the initial weights again for `steps` steps, snapshotting the `capture` steps
-        (and digesting every step with `digest`)."""
-        trace = SideTrace("modern")
-        return trace, self.train(steps, lambda message: None, trace, capture, self.fresh_model(matches, initial_weights)(),
-                                 digest)
 
     def evaluate(self) -> dict[str, float]:
         metrics = self.model.evaluate(self.pair.call("eval_dataset", self.params), verbose=0, return_dict=True)
