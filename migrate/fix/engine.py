@@ -16,7 +16,7 @@ import ast
 from migrate.fix.alignment import realign
 from migrate.fix.edits import Layout, apply_edits
 from migrate.fix.registry import Fix, load_fixes
-from migrate.fix.renames import CODE, KEYWORD_CODE, apply_renames, physical_lines, plan_renames, rename_edits
+from migrate.fix.renames import CODE, KEYWORD_CODE, MOVE_CODE, apply_renames, physical_lines, plan_renames, rename_edits
 from migrate.fix.result import Declined, FixFailed, FixResult
 from migrate.fix.verify import parse_error
 from migrate.scanning.statements import file_aliases
@@ -51,7 +51,7 @@ def fix_text(text: str, fixes: dict[str, Fix] | None = None) -> FixResult:
     return FixResult(fixed, True, rewritten.rewrites, rewritten.declined)
 
 
-RENAME_CODES = frozenset({CODE, KEYWORD_CODE})
+RENAME_CODES = frozenset({CODE, KEYWORD_CODE, MOVE_CODE})
 
 
 def _rewrite(text: str, tree: ast.Module, fixes: dict[str, Fix]) -> FixResult:

@@ -124,6 +124,11 @@ def fix_leaves() -> frozenset[str]:
     leaves = set(module_leaves(load_fixes()))
     if "TFM513" in FIXES:
         leaves.update(entry.name.rpartition(".")[2] for entry in tf1_only().values() if entry.kind == "rename")
+    if "TFM515" in FIXES:
+        leaves.update(
+            entry.name.rpartition(".")[2] for entry in tf1_only().values()
+            if entry.kind == "moved" and entry.name.startswith("tensorflow.gfile.")
+        )
     if "TFM516" in FIXES:
         leaves.update(
             keyword for entry in changed_arguments().values() for keyword, (_, valid) in entry.removed.items() if valid

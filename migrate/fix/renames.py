@@ -1,6 +1,8 @@
-"""TFM513's and TFM516's fixes: TF1 names whose function TF2 has under another name, renamed in place
-(`tf.log` → `tf.math.log`), and TF1 keywords TF2 spells otherwise (`keep_dims=` → `keepdims=`, where TF1's
-function takes `keepdims=` too, so the call means the same under both).
+"""TFM513's, TFM515's and TFM516's fixes: TF1 names whose function TF2 has under another name, renamed in place
+(`tf.log` → `tf.math.log`), calls of the `tf.gfile` functions TF2 has in `tf.io.gfile` under other keyword names
+(`tf.gfile.Exists(p)` → `tf.io.gfile.exists(p)`, where no keyword says otherwise), and TF1 keywords TF2 spells
+otherwise (`keep_dims=` → `keepdims=`, where TF1's function takes `keepdims=` too, so the call means the same
+under both).
 
 The renames are the `rename` lines of the report's `data/tf1_only.txt`
 (derived from the real API: TF2's name is the same function and valid under
@@ -32,6 +34,7 @@ from migrate.scanning.walk import descendants, descendants_on_lines
 
 CODE = "TFM513"
 KEYWORD_CODE = "TFM516"
+MOVE_CODE = "TFM515"
 ROOTS = frozenset({"tensorflow", "tensorflow.compat.v1", "tensorflow.compat.v2"})
 
 
@@ -45,6 +48,22 @@ class Rename(NamedTuple):
     new: str
 
 
+GFILE_KEYWORDS = frozenset({"filename", "dirname", "oldpath", "newpath", "oldname", "newname", "in_order"})
+"""TF1's `tf.gfile` parameter names that TF2's `tf.io.gfile` spells otherwise (`path`, `src`, `dst`, `topdown`)."""
+
+
+@lru_cache(maxsize=1)
+def gfile_moves() -> Mapping[str, str]:
+    """`tf.gfile` function → its `tf.io.gfile` name (`tensorflow.gfile.Exists` → `tensorflow.io.gfile.exists`): the
+    moved names (TFM515) whose TF1 function, in TF 2.15, only calls the TF2 one, so a call with none of
+    `GFILE_KEYWORDS` means the same renamed."""
+    return MappingProxyType({
+        entry.name: entry.target for entry in tf1_only().values()
+        if entry.kind == "moved" and entry.target and entry.name.startswith("tensorflow.gfile.")
+        and entry.target.startswith("tensorflow.io.gfile.")
+    })
+
+
 @lru_cache(maxsize=1)
 def renames() -> Mapping[str, str]:
     """TF1 name → TF2 name (`tensorflow.log` → `tensorflow.math.log`)."""
@@ -52,7 +71,7 @@ def renames() -> Mapping[str, str]:
 
 
 def plan_renames(
-    tree: ast.Module, codes: frozenset[str] = frozenset({CODE, KEYWORD_CODE}), text: str | None = None,
+    tree: ast.Module, codes: frozenset[str] = frozenset({CODE, KEYWORD_CODE, MOVE_CODE}), text: str | None = None,
     aliases: AliasTable | None = None,
 ) -> list[Rename]:
     """Every chain (TFM513) and keyword (TFM516) to rename, in source order. With `text` (the module's source)
@@ -60,6 +79,7 @@ def plan_renames(
     the caller has it."""
     table = renames() if CODE in codes else {}
     keywords = changed_arguments() if KEYWORD_CODE in codes else {}
+    moves = gfile_moves() if MOVE_CODE in codes else {}
     if text is None:
         nodes = descendants(tree)
     else:
@@ -73,6 +93,8 @@ def plan_renames(
         if type(node) is ast.Call:
             if keywords and node.keywords:
                 found.extend(_keyword_renames(node, aliases, keywords))
+            if moves:
+                found.extend(_gfile_call_rename(node, aliases, moves))
             continue
         if type(node) is not ast.Attribute or type(node.ctx) is not ast.Load or not table:
             continue
@@ -99,6 +121,8 @@ def _candidate_lines(text: str, codes: frozenset[str]) -> list[int]:
     if not spelled:
         return []
     names = spelled & _renamed_leaves() if CODE in codes else set()
+    if MOVE_CODE in codes:
+        names |= spelled & _gfile_leaves()
     keywords = spelled & _renamed_keywords() if KEYWORD_CODE in codes else set()
     lines = match_lines(text, *map(_after_a_dot, sorted(names)))
     if keywords:
@@ -163,10 +187,21 @@ def _renamed_keywords() -> frozenset[str]:
     )
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=1)
+def _gfile_leaves() -> frozenset[str]:
+    """The last names of the `tf.gfile` functions TFM515's fix renames (`Exists`, `MakeDirs`, …)."""
+    return frozenset(name.rpartition(".")[2] for name in gfile_moves())
+
+
+@lru_cache(maxsize=8)
 def _spelled(codes: frozenset[str]) -> frozenset[str]:
-    """The last names of the TF1 names (TFM513) and the keywords (TFM516) the fixes of `codes` rename."""
-    return (_renamed_leaves() if CODE in codes else frozenset()) | (_renamed_keywords() if KEYWORD_CODE in codes else frozenset())
+    """The last names of the TF1 names (TFM513, TFM515's `tf.gfile` calls) and the keywords (TFM516) the fixes of
+    `codes` rename."""
+    return (
+        (_renamed_leaves() if CODE in codes else frozenset())
+        | (_renamed_keywords() if KEYWORD_CODE in codes else frozenset())
+        | (_gfile_leaves() if MOVE_CODE in codes else frozenset())
+    )
 
 
 def _written(node: ast.expr, aliases: AliasTable) -> tuple[list[str], str] | None:
@@ -199,6 +234,23 @@ def _keyword_renames(call: ast.Call, aliases: AliasTable, table: dict[str, Chang
             continue
         found.append(Rename(keyword.lineno, keyword.col_offset, keyword.col_offset + len(keyword.arg.encode()), keyword.arg, new))
     return found
+
+
+def _gfile_call_rename(call: ast.Call, aliases: AliasTable, moves: Mapping[str, str]) -> list[Rename]:
+    """`tf.gfile.Exists(p)` → `tf.io.gfile.exists(p)`: a call on one line passing none of TF1's own keyword names
+    (`GFILE_KEYWORDS`) nor `**kwargs`, so it means the same renamed."""
+    func = call.func
+    if type(func) is not ast.Attribute or func.end_lineno != func.lineno:
+        return []
+    written = _written(func, aliases)
+    target = moves.get(written[1]) if written is not None else None
+    if written is None or target is None:
+        return []
+    if any(keyword.arg is None or keyword.arg in GFILE_KEYWORDS for keyword in call.keywords):
+        return []
+    parts = written[0]
+    return [Rename(func.lineno, func.col_offset, func.end_col_offset or 0, ".".join(parts),
+                   ".".join([parts[0], *target.split(".")[1:]]))]
 
 
 def apply_renames(text: str, planned: list[Rename]) -> str:

@@ -1,4 +1,4 @@
-"""TFM513's fix (`migrate.fix.renames`) and the re-alignment of continuation lines (`migrate.fix.alignment`)."""
+"""TFM513's and TFM515's fixes (`migrate.fix.renames`) and the re-alignment of continuation lines (`migrate.fix.alignment`)."""
 from __future__ import annotations
 
 import textwrap
@@ -17,7 +17,11 @@ def fixed(source: str) -> str:
     [
         pytest.param("import tensorflow as tf\ny = tf.math.log(x)\n", id="already the TF2 name"),
         pytest.param("from tensorflow import log\ny = log(x)\n", id="imported directly: left, its finding stays"),
-        pytest.param("import tensorflow as tf\ny = tf.gfile.Exists(p)\n", id="not the same function (TFM515)"),
+        pytest.param("import tensorflow as tf\ny = tf.gfile.Exists(filename=p)\n", id="tf.gfile with TF1's keyword name"),
+        pytest.param("import tensorflow as tf\nexists = tf.gfile.Exists\n", id="a tf.gfile function not called"),
+        pytest.param("import tensorflow as tf\nw = tf.gfile.Walk(top, in_order=False)\n", id="Walk's in_order"),
+        pytest.param("import tensorflow as tf\nr = tf.gfile.Remove(**kwargs)\n", id="tf.gfile with **kwargs"),
+        pytest.param("import tensorflow as tf\ny = tf.image.resize_images(x, s)\n", id="a moved name whose function differs"),
         pytest.param("import numpy as tf\ny = tf.log(x)\n", id="not TensorFlow"),
         pytest.param("import tensorflow as tf\n\ndef f(tf):\n    return tf.log(x)\n", id="a parameter named tf"),
         pytest.param("import tensorflow as tf\ns = 'tf.log(x)'  # tf.log\n", id="strings and comments"),
@@ -31,6 +35,11 @@ def test_noop(source: str) -> None:
     ("before", "after"),
     [
         pytest.param("import tensorflow as tf\ny = tf.log(x)\n", "import tensorflow as tf\ny = tf.math.log(x)\n", id="tf.log"),
+        pytest.param(
+            "import tensorflow as tf\nif not tf.gfile.Exists(d):\n    tf.gfile.MakeDirs(d)\ntf.gfile.Copy(a, b, overwrite=True)\n",
+            "import tensorflow as tf\nif not tf.io.gfile.exists(d):\n    tf.io.gfile.makedirs(d)\ntf.io.gfile.copy(a, b, overwrite=True)\n",
+            id="tf.gfile calls (TFM515): the same operation under tf.io.gfile's names",
+        ),
         pytest.param(
             "import tensorflow.compat.v1 as tf\nn = tf.random_normal([3])\n",
             "import tensorflow.compat.v1 as tf\nn = tf.random.normal([3])\n",
