@@ -235,15 +235,13 @@ class PairGraph(NamedTuple):
     """A worker's graph around the pair's model_fn: what the loop, the hooks and the initial-weights writer run."""
 
     global_step: Any
-    loss: Any
-    train_op: Any
+    spec: Any
+    """The model_fn's TRAIN-mode `EstimatorSpec`: its loss, train_op and hooks."""
     found: Replicated
     """What wrapping the model_fn's optimizers found: the `SyncReplicasOptimizer` whose hook the worker runs (none
     when asynchronous, or when the model_fn brings its own) and the model's variables (the step-0 weights)."""
     skip: Any
     iterator_init: Any
-    spec_hooks: list[Any]
-    spec_chief_hooks: list[Any]
     step_after_update: Any
     """The global step after this worker's update (async: the update's own step, or a later one)."""
     chief_ready: Any
@@ -304,15 +302,14 @@ def build_pair_graph(pair: Pair, params: dict[str, Any], args: argparse.Namespac
             "chief_ready", [], tf.bool, tf.compat.v1.zeros_initializer(), trainable=False)
     with tf.control_dependencies([spec.train_op]):
         step_after_update = tf.identity(global_step.read_value())  # this update's step, or a later one
-    return PairGraph(global_step, spec.loss, spec.train_op, found, skip, iterator_init, list(spec.training_hooks or ()),
-                     list(spec.training_chief_hooks or ()), step_after_update, chief_ready, chief_ready.assign(True),
-                     setter)
+    return PairGraph(global_step, spec, found, skip, iterator_init, step_after_update, chief_ready,
+                     chief_ready.assign(True), setter)
 
 
 def worker_hooks(args: argparse.Namespace, graph: PairGraph, index: int, workers: int, scaffold: Any,
                  record: WorkerRecord) -> tuple[list[Any], list[Any]]:
     """(every worker's hooks, the chief's hooks): TF1's, each subclassed to record when it acts in `record`, and
-    the step barrier first (synchronous), so the others see the step it counts."""
+    the step barrier first (synchronous), so the others see the step it counts; the model_fn's spec's own last."""
     class Summaries(tf.compat.v1.train.SummarySaverHook):
         def after_run(self, run_context, run_values):
             if self._request_summary:
@@ -335,14 +332,16 @@ def worker_hooks(args: argparse.Namespace, graph: PairGraph, index: int, workers
                                                listeners=[checkpoint_listener(args.initial_weights_out, record, graph.found)]),
         Summaries(save_steps=every, output_dir=model_dir, scaffold=scaffold),
         StepCounter(every_n_steps=every, output_dir=model_dir),
+        *(graph.spec.training_chief_hooks or ()),
     ]
     synchronous = args.replication == "sync"
-    barrier = [step_barrier_hook(index, workers, record, lambda: graph.loss, graph.ps_device)] if synchronous else []
+    barrier = [step_barrier_hook(index, workers, record, lambda: graph.spec.loss, graph.ps_device)] if synchronous else []
     # none when asynchronous, or when the model_fn brings its own SyncReplicasOptimizer (its hook in the spec's)
     sync_hooks = [sync.make_session_run_hook(index == 0, num_tokens=0) for sync in graph.found.optimizers]
     hooks = barrier + sync_hooks + [
-        Logging({"step": graph.global_step, "loss": graph.loss}, every_n_iter=every),
+        Logging({"step": graph.global_step, "loss": graph.spec.loss}, every_n_iter=every),
         tf.compat.v1.train.StopAtStepHook(last_step=args.steps),
+        *(graph.spec.training_hooks or ()),
     ]
     return hooks, chief_hooks
 
@@ -382,7 +381,7 @@ def train_pair_asynchronously(session, graph: PairGraph, record: WorkerRecord) -
         time.sleep(0.05)
     while not session.should_stop():
         record.step += 1  # what the hooks see during the run; the real step comes back with it
-        step, value = session.run([graph.step_after_update, graph.loss])
+        step, value = session.run([graph.step_after_update, graph.spec.loss])
         record.step = int(step)
         record.finished(value)
 
@@ -402,9 +401,9 @@ def train_pair_worker(pair: Pair, params: dict[str, Any], args: argparse.Namespa
         began = time.monotonic()
         with tf.compat.v1.train.MonitoredTrainingSession(
             master=server.target, is_chief=is_chief, checkpoint_dir=str(args.model_dir), scaffold=scaffold,
-            hooks=[*waits, *hooks, *graph.spec_hooks], chief_only_hooks=[*chief_hooks, *graph.spec_chief_hooks] if is_chief
-            else None, config=config, save_checkpoint_steps=None, save_checkpoint_secs=None,
-            save_summaries_steps=None, save_summaries_secs=None, log_step_count_steps=None, stop_grace_period_secs=5,
+            hooks=[*waits, *hooks], chief_only_hooks=chief_hooks if is_chief else None, config=config,
+            save_checkpoint_steps=None, save_checkpoint_secs=None, save_summaries_steps=None, save_summaries_secs=None,
+            log_step_count_steps=None, stop_grace_period_secs=5,
         ) as session:
             start = record.step = int(run_op(session, graph.global_step))
             run_op(session, graph.iterator_init, {graph.skip: start})
@@ -415,7 +414,7 @@ def train_pair_worker(pair: Pair, params: dict[str, Any], args: argparse.Namespa
                 train_pair_asynchronously(session, graph, record)
             else:
                 while not session.should_stop():  # each step behind the step barrier, which records its loss
-                    session.run(graph.train_op)
+                    session.run(graph.spec.train_op)
         seconds = time.monotonic() - trained_from
     return start, trained_from - began, seconds
 

@@ -56,7 +56,7 @@ from migrate.parity.sides.keras_training import LOSS_NOT_REPORTED, optimizers_of
 from migrate.parity.sides.modern_side import ModernSide
 from modern.callbacks.stop_at_step import StopAtStep
 from modern.distributed.backup import BACKUP_DIRNAME, backup_callback, backup_exists, fit_layout, keras_major
-from modern.distributed.recorded_callbacks import recorded_callbacks
+from modern.distributed.recorded_callbacks import RecordedCallbacks
 
 
 def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, list[str]]]:
@@ -189,14 +189,6 @@ def build_side(pair: Pair, params: dict[str, Any], strategy: Any, initial_weight
     return side
 
 
-def train_batches(pair: Pair, params: dict[str, Any]) -> Any:
-    """The global batches of the pair's `train_dataset`; a `PairError` unless they are a `tf.data.Dataset`."""
-    dataset = pair.call("train_dataset", params)
-    if not isinstance(dataset, tf.data.Dataset):
-        raise PairError(f"{pair.origin}: train_dataset(params) returned {type(dataset).__name__}, not a tf.data.Dataset.")
-    return dataset
-
-
 def worker_dataset(pair: Pair, params: dict[str, Any], first_step: Callable[[], int], stop: int, worker: int,
                    workers: int) -> Any:
     """This worker's rows of global batches first_step() … stop-1 of `train_dataset`.
@@ -205,9 +197,10 @@ def worker_dataset(pair: Pair, params: dict[str, Any], first_step: Callable[[], 
     `fit` after `BackupAndRestore` restored the global step, so a resumed run
     continues at the batch of the step it resumes at. It must return a value
     fixed in `on_train_begin`: reading ``optimizer.iterations`` from the
-    generator itself raced with the first step (it read 1 on Keras 2.15).
+    generator itself raced with the first step (it read 1 on Keras 2.15). `build_side` checked already that
+    `train_dataset` gives a `tf.data.Dataset` (`ModernSide.first_batch`).
     """
-    dataset = train_batches(pair, params)
+    dataset = pair.call("train_dataset", params)
 
     def rows(tensor: Any) -> Any:
         local = tf.shape(tensor)[0] // workers
@@ -226,7 +219,7 @@ def train(side: Any, strategy: Any, args: argparse.Namespace, pair: Pair, params
     `record`: whether it resumed from a backup."""
     major, backup_dir = keras_major(), args.model_dir / BACKUP_DIRNAME
     interrupted = backup_exists(backup_dir, major)
-    twins = recorded_callbacks(args.model_dir, args.save_checkpoints_steps, args.log_step_count_steps)
+    twins = RecordedCallbacks(args.model_dir, args.save_checkpoints_steps, args.log_step_count_steps)
     epochs, steps_per_epoch = fit_layout(args.steps, args.save_checkpoints_steps, major)
     dataset = strategy.distribute_datasets_from_function(
         lambda context: worker_dataset(pair, params, lambda: begun["step"], args.steps,

@@ -44,9 +44,9 @@ from migrate.parity.distributed.pair_run import PairRun
 from migrate.parity.pair import Pair
 from migrate.parity.sides.modern_side import ModernSide
 from modern.callbacks.checkpoint_saver import make_checkpoint
-from modern.distributed.pair import evaluate_outside_strategy, give_initial_weights, loss_reader, train_batches
+from modern.distributed.pair import evaluate_outside_strategy, give_initial_weights, loss_reader
 from modern.distributed.ps.loop import gradient_step, train, window_for, worker_pid
-from modern.distributed.recorded_callbacks import recorded_callbacks
+from modern.distributed.recorded_callbacks import RecordedCallbacks
 
 ROLES = ("chief", "ps", "worker")
 SERVER_ROLES = ("ps", "worker")
@@ -71,9 +71,10 @@ def worker_dataset_fn(pair: Pair, params: dict[str, Any], batches: int, local_ba
     `directory`) and each worker loads them: a dataset that runs Python
     (`from_generator`, `tf.numpy_function`, as the MNIST pair's does) runs
     only in the process that made it, never on a remote worker. On several
-    machines, put `directory` on shared storage.
+    machines, put `directory` on shared storage. `build_on_ps` checked already that `train_dataset` gives a
+    `tf.data.Dataset` (`ModernSide.first_batch`).
     """
-    dataset = train_batches(pair, params)
+    dataset = pair.call("train_dataset", params)
     dataset.take(batches).save(str(directory))
     spec = dataset.element_spec
 
@@ -130,7 +131,7 @@ def coordinate(args: argparse.Namespace, cluster: dict[str, list[str]]) -> SideT
     coordinator = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
     side, start = build_on_ps(pair, params, strategy, args)
     record = role_program.RoleRecord(ProgressFile(args.progress))
-    twins = recorded_callbacks(args.model_dir, args.save_checkpoints_steps, args.log_step_count_steps)
+    twins = RecordedCallbacks(args.model_dir, args.save_checkpoints_steps, args.log_step_count_steps)
     dataset_fn = worker_dataset_fn(pair, params, args.steps, local_batch, args.model_dir.parent / "ps-data")
     trained_from = time.monotonic()
     final = train(coordinator, side.model, dataset_fn,

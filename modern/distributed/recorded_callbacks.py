@@ -9,24 +9,33 @@ those steps with the TF1 hooks'). Built here once.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from migrate.core.side_trace import Action
+from modern.callbacks.checkpoint_saver import CheckpointSaver
+from modern.callbacks.logging_tensor import LoggingTensor
+from modern.callbacks.step_counter import StepCounter
+from modern.callbacks.summary_saver import SummarySaver
 
 
-@dataclass
 class RecordedCallbacks:
-    """`CheckpointSaver`, `StepCounter`, `SummarySaver` and `LoggingTensor`, and the steps `LoggingTensor` logged."""
+    """`CheckpointSaver`, `StepCounter`, `SummarySaver` and `LoggingTensor` writing to `model_dir` (checkpoints every
+    `save_steps`, the rest every `log_steps`), and the steps `LoggingTensor` logged."""
 
-    saver: Any
-    counter: Any
-    summaries: Any
-    logger: Any
-    logged_steps: list[int] = field(default_factory=list)
+    def __init__(self, model_dir: Path, save_steps: int, log_steps: int) -> None:
+        self.logged_steps: list[int] = []
+        self.saver = CheckpointSaver(model_dir, save_steps=save_steps, max_to_keep=None)
+        self.counter = StepCounter(every_n_steps=log_steps, output_dir=model_dir)
+        self.summaries = SummarySaver(model_dir, save_steps=log_steps, keys=["step_loss"])
+        self.logger = LoggingTensor({"step": "global_step", "loss": "step_loss"}, every_n_iter=log_steps,
+                                    formatter=self._log_line)
 
-    def callbacks(self) -> list:
+    def _log_line(self, values: dict[str, Any]) -> str:
+        self.logged_steps.append(int(float(values["step"])))
+        return f"step = {int(float(values['step']))}, loss = {float(values['loss']):.6f}"
+
+    def callbacks(self) -> list[Any]:
         return [self.saver, self.counter, self.summaries, self.logger]
 
     def actions(self) -> list[Action]:
@@ -35,25 +44,3 @@ class RecordedCallbacks:
                 + [Action("CheckpointSaver", step) for step in self.saver.saved_steps]
                 + [Action("SummarySaver", step) for step in self.summaries.written_steps]
                 + [Action("StepCounter", step) for step, _ in self.counter.rates])
-
-
-def recorded_callbacks(model_dir: Path, save_steps: int, log_steps: int) -> RecordedCallbacks:
-    """The four callbacks writing to `model_dir`: checkpoints every `save_steps`, the rest every `log_steps`."""
-    from modern.callbacks.checkpoint_saver import CheckpointSaver
-    from modern.callbacks.logging_tensor import LoggingTensor
-    from modern.callbacks.step_counter import StepCounter
-    from modern.callbacks.summary_saver import SummarySaver
-
-    logged: list[int] = []
-
-    def log_line(values: dict) -> str:
-        logged.append(int(float(values["step"])))
-        return f"step = {int(float(values['step']))}, loss = {float(values['loss']):.6f}"
-
-    return RecordedCallbacks(
-        saver=CheckpointSaver(model_dir, save_steps=save_steps, max_to_keep=None),
-        counter=StepCounter(every_n_steps=log_steps, output_dir=model_dir),
-        summaries=SummarySaver(model_dir, save_steps=log_steps, keys=["step_loss"]),
-        logger=LoggingTensor({"step": "global_step", "loss": "step_loss"}, every_n_iter=log_steps, formatter=log_line),
-        logged_steps=logged,
-    )

@@ -17,8 +17,10 @@ for the others. It costs one all-reduce per step (6–10 ms measured between
 two local processes on a loaded 2-core machine), so add it only when such a
 stop can happen. Without a multi-worker strategy it does nothing (no
 collective), so the same callback list runs on one process. It lives here,
-not in `modern/callbacks/` (one file per TF1 hook), and like those files it
-imports only TensorFlow, so it can be copied alone.
+not in `modern/callbacks/` (one file per TF1 hook), and votes with the
+`_any_worker` of `modern/callbacks/stop_on_condition.py` (each stopping
+callback file carries its own copy, so it can be copied alone): copy that
+file with this one.
 
 Example::
 
@@ -26,27 +28,9 @@ Example::
 """
 from __future__ import annotations
 
-import tensorflow as tf
 from tensorflow import keras
 
-
-def _any_worker(model: keras.Model, flag: bool) -> bool:
-    """`flag` OR-ed over every worker of a `MultiWorkerMirroredStrategy` (one all-reduce); `flag` itself elsewhere.
-
-    Keras runs every callback on every worker and does not share
-    `model.stop_training`: a worker that leaves `fit` alone leaves the others
-    blocked in the next step's all-reduce. Deciding a stop (or a failure) from
-    this value makes every worker act after the same step. Every worker must
-    call it at the same points, which holds when they run the same callbacks on
-    the same global steps. Copied unchanged into each callback file that stops
-    training, so each file stands alone.
-    """
-    strategy = getattr(model, "distribute_strategy", None)
-    if not isinstance(strategy, tf.distribute.MultiWorkerMirroredStrategy) or strategy.num_replicas_in_sync < 2:
-        return bool(flag)
-    vote = tf.constant(1.0 if flag else 0.0)
-    votes = strategy.run(lambda: tf.distribute.get_replica_context().all_reduce(tf.distribute.ReduceOp.SUM, vote))
-    return float(strategy.experimental_local_results(votes)[0]) > 0
+from modern.callbacks.stop_on_condition import _any_worker
 
 
 class StopTogether(keras.callbacks.Callback):

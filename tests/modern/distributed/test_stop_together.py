@@ -33,7 +33,7 @@ def function_source(path: Path, name: str) -> str | None:
 
 
 @pytest.mark.parametrize(("name", "reference", "at_least"), [
-    ("_any_worker", "distributed/stop_together.py", 4),
+    ("_any_worker", "callbacks/stop_on_condition.py", 3),
     ("global_step", "callbacks/checkpoint_saver.py", 2),
 ])
 def test_every_stand_alone_copy_of_a_shared_helper_is_the_same_as_the_reference(name, reference, at_least):
