@@ -18,7 +18,8 @@ FIX = register(Fix(
         "oldname=, newname=, in_order=) nor **kwargs"
     ),
     will_not=(
-        "such calls with those keywords, tf.gfile names that are not called, and the other moved names "
+        "such calls with those keywords, tf.gfile names that are not called or are reached through another "
+        "name (`from tensorflow import gfile`), and the other moved names "
         "(tf.image.resize_images, tf.parse_single_example, tf.multinomial, tf.arg_max, …), whose TF2 function "
         "differs: those findings stay"
     ),
