@@ -35,10 +35,6 @@ def is_twin(modern: str) -> bool:
     return modern.startswith("modern.optimizers.")
 
 
-def family(name: str) -> str | None:
-    return FAMILIES.get(short(name))
-
-
 def optimizer_advice(legacy: list[str], modern: list[str]) -> str | None:
     """Why per-step losses may part, as far as the optimizers tell; None when neither side's is known."""
     if not legacy or not modern:
@@ -62,7 +58,7 @@ def ignored_optimizer(requested: str, legacy: list[str], modern: list[str]) -> s
     """The message when `--optimizer requested` reached neither side (both trained another family), else None."""
     if not legacy or not modern:
         return None
-    families = {family(name) for name in legacy} | {family(name) for name in modern}
+    families = {FAMILIES.get(short(name)) for name in [*legacy, *modern]}
     lowered = requested.lower()  # TF1 code spells the names as optimize_loss does: "Adam", "SGD", "RMSProp"
     wanted = "sgd" if lowered in ("sgd", "gradient_descent") else lowered
     if None in families or wanted in families or (wanted == "momentum" and "sgd" in families):

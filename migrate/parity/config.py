@@ -134,7 +134,11 @@ def config_for(pair: Pair, options: ParityOptions | None = None) -> ParityConfig
     """
     options = options if options is not None else ParityOptions()
     mode = options.mode
-    merged = _params(pair, options)
+    merged = {**pair.params, **(per_mode(pair.value("MODE_PARAMS"), mode) or {}), **shortcuts_given(options)}
+    rates = pair.value("LEARNING_RATES") or {}
+    if options.learning_rate is None and options.optimizer in rates:
+        merged["learning_rate"] = rates[options.optimizer]
+    merged.update(options.params or {})
     steps = options.steps if options.steps is not None else per_mode(pair.value("STEPS"), mode) or DEFAULT_STEPS[mode]
     if steps < 1 or merged.get("batch_size", 1) < 1:
         raise ConfigError("--steps and --batch-size must be positive")
@@ -167,14 +171,3 @@ def config_for(pair: Pair, options: ParityOptions | None = None) -> ParityConfig
 def shortcuts_given(options: ParityOptions) -> dict[str, Any]:
     """The `PARAM_SHORTCUTS` the caller set (`--optimizer`, `--batch-size`, `--learning-rate`), by params key."""
     return {key: getattr(options, key) for key in PARAM_SHORTCUTS if getattr(options, key) is not None}
-
-
-def _params(pair: Pair, options: ParityOptions) -> dict[str, Any]:
-    """The pair's `PARAMS`, its `MODE_PARAMS[mode]`, the shortcuts (optimizer, batch size, learning rate; without a
-    learning rate, the optimizer's rate in `LEARNING_RATES`), then `options.params`: later ones win."""
-    merged = {**pair.params, **(per_mode(pair.value("MODE_PARAMS"), options.mode) or {}), **shortcuts_given(options)}
-    rates = pair.value("LEARNING_RATES") or {}
-    if options.learning_rate is None and options.optimizer in rates:
-        merged["learning_rate"] = rates[options.optimizer]
-    merged.update(options.params or {})
-    return merged

@@ -187,11 +187,10 @@ def add_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
         "parity options (check_parity's keyword arguments, named in docs/reference/parity-options.md)")
     for name, flag in FLAGS.items():
-        if flag.parse is not None:  # argparse stores what was given (None if nothing was), ParityOptions checks it
-            group.add_argument(flag.spelling, help=SPECS[name].help, **flag.arguments)
-            continue
-        group.add_argument(flag.spelling, help=SPECS[name].help, default=getattr(ParityOptions(), name),
-                           choices=SPECS[name].choices, **flag.arguments)
+        # a flag with a parse stores what was given (None if nothing was), ParityOptions checks it
+        stored = {} if flag.parse is not None else {"default": getattr(ParityOptions(), name),
+                                                    "choices": SPECS[name].choices}
+        group.add_argument(flag.spelling, help=SPECS[name].help, **stored, **flag.arguments)
 
 
 def from_args(args: argparse.Namespace, **api_only: Any) -> ParityOptions:

@@ -13,7 +13,7 @@ A parity run trains for minutes; its outputs are written at the very end. So:
   float (a loss that became NaN) is written as the object ``{"float": "NaN"}``
   (or ``"Infinity"``, ``"-Infinity"``: the spellings `float()` reads back),
   never as the bare `NaN` token most JSON parsers reject;
-- the loss plot is optional (`draw_plot`): without matplotlib, or if drawing
+- the loss plot is optional: without matplotlib, or if drawing
   fails, the JSON and Markdown are still written and the report says why the
   plot is missing. (matplotlib is in the `tf215` and `tf221` extras, so an
   install made for parity has it; a hand-made environment may not.)
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -52,24 +51,12 @@ def check_output_file(path: Path, flag: str) -> None:
     """`path` can be written as a file (its directory is created if needed); else a usage error."""
     if path.is_dir():
         raise UsageError(f"{flag} {path} is a directory: name a file")
-    check_output_dir(path.parent if str(path.parent) else Path("."), f"{flag}'s directory")
+    check_output_dir(path.parent, f"{flag}'s directory")  # a bare file name's parent is "."
 
 
 def strict_json(value: Any, indent: int | None = 2) -> str:
     """`value` as strict JSON, written by the side traces' codec: a non-finite float is ``{"float": "NaN"}``."""
     return json.dumps(encode(value), indent=indent, allow_nan=False)
-
-
-def draw_plot(draw: Callable[[Path], Any], path: Path) -> tuple[Path | None, str | None]:
-    """Run `draw(temporary_path)` and move the figure to `path`: (path, None), or (None, why it is missing)."""
-    try:
-        return replace_with(path, draw), None
-    except ImportError as error:
-        if (getattr(error, "name", None) or "").partition(".")[0] != "matplotlib":
-            raise
-        return None, "matplotlib is not installed (`pip install matplotlib`, or install the tf215/tf221 extra)"
-    except Exception as error:  # a plot must never cost the run its report
-        return None, f"drawing it failed: {type(error).__name__}: {error}"
 
 
 def write_parity_outputs(result: ParityResult, out: Path) -> tuple[dict[str, Path], list[str]]:
@@ -82,12 +69,17 @@ def write_parity_outputs(result: ParityResult, out: Path) -> tuple[dict[str, Pat
     out.mkdir(parents=True, exist_ok=True)
     written = {"summary": write_text_atomic(out / "parity-summary.json", strict_json(result.summary()))}
     notes: list[str] = []
-    if result.losses is not None:
-        plot, missing = draw_plot(lambda path: plot_losses(result, path), out / "parity-losses.png")
-        if plot is not None:
-            written["plot"] = plot
-        else:
-            notes.append(f"the loss plot parity-losses.png was not drawn: {missing}")
+    if result.losses is not None:  # drawn beside its target and renamed into place, or said missing and why
+        try:
+            written["plot"] = replace_with(out / "parity-losses.png", lambda path: plot_losses(result, path))
+        except ImportError as error:
+            if (getattr(error, "name", None) or "").partition(".")[0] != "matplotlib":
+                raise
+            notes.append("the loss plot parity-losses.png was not drawn: matplotlib is not installed "
+                         "(`pip install matplotlib`, or install the tf215/tf221 extra)")
+        except Exception as error:  # a plot must never cost the run its report
+            notes.append("the loss plot parity-losses.png was not drawn: drawing it failed: "
+                         f"{type(error).__name__}: {error}")
     report = markdown_report(result, "parity-losses.png" if "plot" in written else None)
     report += "".join(f"\n> Note: {note}\n" for note in notes)
     written["report"] = write_text_atomic(out / "parity-report.md", report)

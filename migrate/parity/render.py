@@ -48,11 +48,6 @@ def settings_line(config: dict[str, Any]) -> str:
     return line.rstrip() + (f"\n  {config['deployment']}" if config.get("deployment") else "")
 
 
-def stage_lines(result: ParityResult) -> list[str]:
-    marks = {"ok": "ok", "failed": "FAIL", "skipped": "skip", "not checked": "n/c"}
-    return [f"   [{marks[stage.status]}] {stage.title}: {stage.message}" for stage in result.stages]
-
-
 def metric_lines(metrics: MetricComparison) -> list[str]:
     lines = []
     for side, values in (("legacy", metrics.legacy), ("modern", metrics.modern)):
@@ -68,7 +63,8 @@ def terminal_summary(result: ParityResult) -> str:
     lines = [settings_line(result.config)]
     for side, versions in result.versions.items():
         lines.append(f"  {side}: " + ", ".join(f"{name} {version}" for name, version in versions.items()))
-    lines += ["", "stages", *stage_lines(result)]
+    marks = {"ok": "ok", "failed": "FAIL", "skipped": "skip", "not checked": "n/c"}
+    lines += ["", "stages", *(f"   [{marks[stage.status]}] {stage.title}: {stage.message}" for stage in result.stages)]
     if (losses := result.losses) is not None:
         lines += ["", "per-step losses", *("   " + line for line in loss_table(result)),
                   f"   max |Δloss| = {_fmt(losses.max_abs_loss_diff, 6)} over {len(losses.rows)} steps; "

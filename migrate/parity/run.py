@@ -77,34 +77,24 @@ def prepare_tensorflow_environment(progress: Progress) -> None:
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 
-def mapping_for(pair: Pair, legacy: Sequence[Weight], modern: Sequence[Weight],
-                legacy_constants: Constants | None = None, modern_constants: Constants | None = None,
-                state: Sequence[Weight] = ()) -> list[Match]:
-    """The pair's mapping, checked before anything trains (a bad one is a usage error naming the fix).
-
-    `variable_map` rows naming the TF1 `state` (moving statistics) belong to `state_mapping_for`.
-    """
-    variable_map, _ = split_variable_map(pair.value("variable_map"), {weight.name for weight in state})
+def map_both(pair: Pair, trainable: Sequence[Weight], state: Sequence[Weight], constants: Constants,
+             modern: ModernSide) -> tuple[list[Match], list[Match], str | None]:
+    """The TF1 `trainable` variables (each initial constant in `constants`) mapped onto the Keras side's, checked
+    before anything trains (a bad mapping is a usage error naming the fix); the non-trainable `state` (batch-norm
+    moving statistics) mapped alike, by the `variable_map` rows naming it; and why that state is not compared
+    (None: it is) — a state that cannot be matched is not an error, its effect still shows in the losses."""
+    variable_map, state_map = split_variable_map(pair.value("variable_map"), {weight.name for weight in state})
     try:
-        return infer_mapping(legacy, modern, variable_map, legacy_constants=legacy_constants,
-                             modern_constants=modern_constants)
+        matches = infer_mapping(trainable, modern.weights, variable_map, legacy_constants=constants,
+                                modern_constants=modern.initial_constants())
     except MappingError as error:
         raise PairError(f"{pair.origin}: {error}") from error
-
-
-def state_mapping_for(pair: Pair, legacy: list[Weight], modern: list[Weight]) -> tuple[list[Match], str | None]:
-    """The non-trainable state (batch-norm moving statistics) matched like the trainable variables.
-
-    The `variable_map` entries naming state variables apply; a state that cannot be matched is not an error
-    (its effect still shows in the losses), only not compared: the second value says why.
-    """
-    if not legacy:
-        return [], None  # a Keras-only state (batch norm TF1 lacks) shows in the forward pass, not here
-    _, variable_map = split_variable_map(pair.value("variable_map"), {weight.name for weight in legacy})
+    if not state:  # a Keras-only state (batch norm TF1 lacks) shows in the forward pass, not here
+        return matches, [], None
     try:
-        return infer_mapping(legacy, modern, variable_map), None
+        return matches, infer_mapping(state, modern.state, state_map), None
     except MappingError as error:
-        return [], f"the non-trainable state is not compared: {error}"
+        return matches, [], f"the non-trainable state is not compared: {error}"
 
 
 class Replay(NamedTuple):
@@ -179,7 +169,8 @@ class Run:
         if problem:
             raise PairError(f"{pair.origin}: {problem}.")
         modern.ensure_built(first_batch[0])
-        self.matches, self.state_matches, state_problem = map_both(pair, legacy, modern)
+        self.matches, self.state_matches, state_problem = map_both(pair, legacy.variables, legacy.state,
+                                                                   legacy.constant_init, modern)
         modern.state_matches = self.state_matches
         self.record = SideTrace("modern", versions=versions(), optimizers=modern.optimizer_names())
         if "optimizer" in config.params:
@@ -480,18 +471,11 @@ def show_mapping(config: ParityConfig, pair: Pair, progress: Progress = print) -
         run.prepare_legacy()
         modern = ModernSide(pair, run.modern_params, config.seed)
         modern.ensure_built(modern.first_batch()[0])
-        matches, state, problem = map_both(pair, run.legacy, modern)
+        legacy = run.legacy
+        matches, state, problem = map_both(pair, legacy.variables, legacy.state, legacy.constant_init, modern)
         if problem:
             progress("note: " + problem)
         return matches + state
-
-
-def map_both(pair: Pair, legacy: SideTrace, modern: ModernSide) -> tuple[list[Match], list[Match], str | None]:
-    """The trainable mapping, the state mapping, and why the state is not compared (None: it is)."""
-    matches = mapping_for(pair, legacy.variables, modern.weights, legacy.constant_init, modern.initial_constants(),
-                          legacy.state)
-    state_matches, state_problem = state_mapping_for(pair, legacy.state, modern.state)
-    return matches, state_matches, state_problem
 
 
 def notes_before_training(legacy: SideTrace, state_problem: str | None) -> list[str]:

@@ -128,13 +128,14 @@ def constant_value(array: Any) -> float | None:
     return float(flat[0]) if flat.size and np.all(flat == flat[0]) else None
 
 
-def _pick_output(legacy: Any, modern: Any, key: str | None) -> tuple[str | None, Any, Any]:
+def _pick_output(legacy: Any, modern: Any, key: str | None) -> tuple[str | None, dict[str, Any], dict[str, Any]]:
+    """What the forward stage compares: its name (None: the one output) and both sides' outputs by that name."""
     if not isinstance(legacy, Mapping):
-        return None, legacy, modern
+        return None, {"output": legacy}, {"output": modern}
     if key is not None:
         if key not in legacy:
             raise KeyError(f"PREDICTION_KEY {key!r} is not among the model_fn's predictions {sorted(legacy)}")
-        return key, legacy[key], modern
+        return key, {key: legacy[key]}, {key: modern}
     if isinstance(modern, Mapping):
         common = sorted(set(legacy) & set(modern))
         if not common:
@@ -148,7 +149,7 @@ def _pick_output(legacy: Any, modern: Any, key: str | None) -> tuple[str | None,
             f"(predictions: {', '.join(f'{k} {show_shape(np.shape(v))}' for k, v in legacy.items())})"
         )
     chosen = next((k for k in PREFERRED_PREDICTION_KEYS if k in candidates), sorted(candidates)[0])
-    return chosen, legacy[chosen], modern
+    return chosen, {chosen: legacy[chosen]}, {chosen: modern}
 
 
 ROUNDING_LEVEL = 1e-5
@@ -158,16 +159,12 @@ ROUNDING_LEVEL = 1e-5
 def check_forward(legacy: Any, modern: Any, key: str | None, tolerance: float) -> Stage:
     """Max |Δ| of the outputs; `legacy` is the model_fn's predictions (a dict or a tensor)."""
     chosen, left, right = _pick_output(legacy, modern, key)
-    if isinstance(left, Mapping):
-        diffs = {k: difference(left[k], right[k]).max_abs for k in left}
-    else:
-        diffs = {chosen or "output": difference(left, right).max_abs}
+    diffs = {k: difference(left[k], right[k]).max_abs for k in left}
     worst = max(diffs.values())
     details = {"compared": chosen, "max_abs_diff": worst, "tolerance": tolerance, "per_output": diffs}
     if worst > tolerance:
         where = ", ".join(f"{k}: {v:.6g}" for k, v in diffs.items() if v > tolerance)
-        scale = model_scale([left[k] for k in diffs] if isinstance(left, Mapping) else [left])
-        relative = relative_to(worst, scale)
+        relative = relative_to(worst, model_scale(list(left.values())))
         details["relative"] = relative
         if relative <= ROUNDING_LEVEL:
             cause = (f"a rounding-level difference (relative {relative:.2g}): the same computation with kernels that "
@@ -320,11 +317,9 @@ def check_n_steps(losses: LossComparison, events: Sequence[EventComparison]) -> 
     problems = []
     violation = losses.first_violation
     if violation is not None:
-        nan = violation.legacy is None or violation.modern is None or violation.legacy != violation.legacy \
-            or violation.modern != violation.modern
-        problems.append(
+        problems.append(  # no |Δ|: a loss is NaN or missing
             f"losses: NaN or missing loss at step {violation.step}: legacy {violation.legacy!r} vs modern "
-            f"{violation.modern!r}" if nan else
+            f"{violation.modern!r}" if violation.abs_diff is None else
             f"losses: first step beyond tolerance is {violation.step}: legacy {violation.legacy!r} vs "
             f"modern {violation.modern!r} (|Δ|={violation.abs_diff!r}, allowed relative {violation.allowed:g})"
         )

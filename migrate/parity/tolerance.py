@@ -51,8 +51,6 @@ class ToleranceSchedule:
     def allowed(self, step: int) -> float:
         if self.until is not None and step > self.until:
             return float("inf")
-        if self.start == 0.0:
-            return 0.0
         return min(self.cap, self.start * self.growth ** max(step - 1, 0))
 
     def describe(self) -> str:

@@ -51,7 +51,7 @@ from migrate.core.side_trace import Role, write_side_trace
 from migrate.core.tf_config import read_tf_config
 from migrate.parity.distributed.pair_run import INITIAL_STATE_KEY, INITIAL_TRAINABLE_KEY, PairRun
 from migrate.parity.pair import Pair, PairError
-from migrate.parity.run import mapping_for, state_mapping_for
+from migrate.parity.run import map_both
 from migrate.parity.sides.keras_training import LOSS_NOT_REPORTED, optimizers_of
 from migrate.parity.sides.modern_side import ModernSide
 from modern.callbacks.stop_at_step import StopAtStep
@@ -158,8 +158,7 @@ def give_initial_weights(side: Any, pair: Pair, path: Path) -> None:
     values, trainable, state = initial_weights_from(path)
     constants = {name: float(np.ravel(value)[0]) if value.size and np.all(value == np.ravel(value)[0]) else None
                  for name, value in values.items()}
-    matches = mapping_for(pair, trainable, side.weights, constants, side.initial_constants(), state=state)
-    side.state_matches, _ = state_mapping_for(pair, state, side.state)
+    matches, side.state_matches, _ = map_both(pair, trainable, state, constants, side)
     side.transfer(matches, values)
 
 

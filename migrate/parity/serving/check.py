@@ -67,15 +67,12 @@ def compare_parses(legacy: Surface, modern: Surface) -> list[str]:
     return problems
 
 
-def _numpy(value: Any) -> Array:
-    return np.asarray(value.numpy() if hasattr(value, "numpy") else value)
-
-
 def answer(function: Any, inputs: Mapping[str, Array]) -> dict[str, Array]:
     import tensorflow as tf
 
     arguments = {key: tf.constant(value) for key, value in inputs.items()}
-    return {key: _numpy(value) for key, value in function(**arguments).items()}
+    return {key: np.asarray(value.numpy() if hasattr(value, "numpy") else value)
+            for key, value in function(**arguments).items()}
 
 
 _NOISE = ("Graph execution error", "Detected at node", "File ", "[[", "<stack traces", "Stack trace", "Traceback", "^")

@@ -48,9 +48,7 @@ def export_estimator(estimator: Any, receiver_fn: Callable[[], Any], target: Pat
     def write(scratch: Path) -> Path:
         try:
             written = estimator.export_saved_model(str(scratch), receiver_fn)
-        except ServingError:
-            raise
-        except Exception as error:
+        except Exception as error:  # the receiver's PairError too: the message names the legacy side
             raise ServingError(f"legacy side: Estimator.export_saved_model failed: {type(error).__name__}: "
                                f"{str(error).strip()[:600]}") from error
         return Path(written.decode() if isinstance(written, bytes) else written)
@@ -93,14 +91,6 @@ def _set_method_names(directory: Path, names: Mapping[str, str]) -> None:
     path.write_bytes(saved_model.SerializeToString())
 
 
-def _resources(model: Any) -> list[Any]:
-    """The TensorFlow resources a Keras model holds besides its weights (a port's lookup tables): Keras 3's export
-    archive tracks a model's Keras variables only, so these are given to it one by one."""
-    import tensorflow as tf
-
-    return [value for value in vars(model).values() if isinstance(value, tf.saved_model.experimental.TrackableResource)]
-
-
 def export_keras(model: Any, signatures: Any, target: Path) -> Path:
     """The trained Keras model with `signatures`: `tf.saved_model.save` on Keras 2, `ExportArchive` on Keras 3."""
     if not isinstance(signatures, Mapping) or not signatures:
@@ -117,8 +107,9 @@ def export_keras(model: Any, signatures: Any, target: Path) -> Path:
 
                 archive = keras.export.ExportArchive()
                 archive.track(model)
-                for resource in _resources(model):
-                    archive.track(resource)
+                for value in vars(model).values():  # Keras 3's archive tracks a model's Keras variables only:
+                    if isinstance(value, tf.saved_model.experimental.TrackableResource):  # a port's lookup tables
+                        archive.track(value)
                 for key, (function, _) in chosen.items():
                     archive.add_endpoint(key, function)
                 archive.write_out(str(scratch), verbose=False)

@@ -175,10 +175,9 @@ def saved_model_cli_text(meta_graph: Any) -> str:
     return buffer.getvalue()
 
 
-_CLI_SIGNATURE = re.compile(r"^signature_def\['(?P<key>.*)'\]:$")
-_CLI_TENSOR = re.compile(r"^\s+(?P<kind>inputs|outputs)\['(?P<key>.*)'\] tensor_info:$")
-_CLI_FIELD = re.compile(r"^\s+(?P<field>dtype|shape): (?P<value>.*)$")
-_CLI_METHOD = re.compile(r"^\s+Method name is: (?P<method>.*)$")
+_CLI_TENSOR = re.compile(r"(?P<kind>inputs|outputs)\['(?P<key>.*)'\] tensor_info:\n"
+                         r"\s+dtype: (?P<dtype>\S+)\n\s+shape: (?P<shape>.*)")
+_CLI_METHOD = re.compile(r"Method name is: (?P<method>.*)")
 
 
 def _cli_tensor(dtype_text: str, shape_text: str) -> TensorInfo:
@@ -194,23 +193,16 @@ def _cli_tensor(dtype_text: str, shape_text: str) -> TensorInfo:
 
 
 def signatures_from_cli_text(text: str) -> dict[str, SignatureInfo]:
-    """Parse `saved_model_cli show` output back into signatures (each tensor prints its dtype, then its shape)."""
+    """Parse `saved_model_cli show` output back into signatures: per ``signature_def['key']:`` block, each tensor's
+    dtype and shape (printed on the two lines after its name), then the method name."""
     signatures: dict[str, SignatureInfo] = {}
-    key: str | None = None
-    tensors: dict[str, dict[str, TensorInfo]] = {"inputs": {}, "outputs": {}}
-    target, name, dtype = "inputs", "", ""
-    for line in text.splitlines():
-        if match := _CLI_SIGNATURE.match(line):
-            key, tensors = match["key"], {"inputs": {}, "outputs": {}}
-        elif match := _CLI_TENSOR.match(line):
-            target, name = match["kind"], match["key"]
-        elif match := _CLI_FIELD.match(line):
-            if match["field"] == "dtype":
-                dtype = match["value"]
-            else:
-                tensors[target][name] = _cli_tensor(dtype, match["value"])
-        elif (match := _CLI_METHOD.match(line)) and key is not None:
-            signatures[key] = SignatureInfo(key, match["method"], tensors["inputs"], tensors["outputs"])
+    for block in text.split("\nsignature_def['")[1:]:
+        key, _, listing = block.partition("']:")
+        tensors: dict[str, dict[str, TensorInfo]] = {"inputs": {}, "outputs": {}}
+        for match in _CLI_TENSOR.finditer(listing):
+            tensors[match["kind"]][match["key"]] = _cli_tensor(match["dtype"], match["shape"])
+        if method := _CLI_METHOD.search(listing):
+            signatures[key] = SignatureInfo(key, method["method"], tensors["inputs"], tensors["outputs"])
     return signatures
 
 
@@ -223,11 +215,6 @@ def loaded_signatures(directory: Path, side: str) -> Any:
     except Exception as error:
         raise ServingError(f"{side} side: tf.saved_model.load({directory}) failed: {type(error).__name__}: "
                            f"{str(error).strip()[:400]}") from error
-
-
-def _spec_info(spec: Any) -> TensorInfo:
-    shape = None if spec.shape.rank is None else tuple(spec.shape.as_list())
-    return TensorInfo(spec.dtype.name, shape)
 
 
 def _input_key(keyword: str, spec: Any, keys: Mapping[str, Any]) -> str:
@@ -251,10 +238,9 @@ def cross_check(surface: Surface, side: str) -> None:
     for key, signature in surface.signatures.items():
         if key not in loaded:
             continue
-        function = loaded[key]
-        inputs = {_input_key(name, spec, signature.inputs): _spec_info(spec)
-                  for name, spec in function.structured_input_signature[1].items()}
-        if set(inputs) != set(signature.inputs):
+        inputs = {_input_key(name, spec, signature.inputs)
+                  for name, spec in loaded[key].structured_input_signature[1].items()}
+        if inputs != set(signature.inputs):
             problems.append(f"tf.saved_model.load's `{key}` takes {sorted(inputs)}, saved_model.pb says {sorted(signature.inputs)}")
     if problems:
         raise ServingError(f"{side} side: {surface.directory} is inconsistent: " + "; ".join(problems))

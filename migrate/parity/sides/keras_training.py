@@ -131,14 +131,8 @@ def state_variables(model: Any) -> list[Any]:
     running totals among the model's non-trainable weights on Keras 2; they are bookkeeping, not state TF1 has
     a twin of, and left in they would make every state mapping fail.
     """
-    bookkeeping = {id(variable) for metric in _metrics_of(model) for variable in metric.variables}
+    metrics = list(getattr(model, "metrics", None) or [])  # those `model.metrics` lists, then any held as attribute
+    metrics += [module for module in getattr(model, "submodules", ()) if isinstance(module, keras.metrics.Metric)]
+    bookkeeping = {id(variable) for metric in metrics for variable in metric.variables}
     return [variable for variable in model.non_trainable_weights
             if tf.as_dtype(variable.dtype).is_floating and id(variable) not in bookkeeping]
-
-
-def _metrics_of(model: Any) -> list[Any]:
-    """Every metric object the model holds: those `model.metrics` lists and any held as an attribute."""
-    found = list(getattr(model, "metrics", None) or [])
-    submodules = getattr(model, "submodules", ())
-    found += [module for module in submodules if isinstance(module, keras.metrics.Metric)]
-    return found
