@@ -192,9 +192,13 @@ def _run_checks(
     history = context.aliases.history
     binding_sites = {id(binding.node) for bindings in history.values() for binding in bindings if binding.node is not None}
     seen: set[tuple[int, int, str]] = set()
+    covered: set[tuple[int | None, int]] = set()
+    """(cell, line) of the findings of rules that are not fallbacks, so far."""
     for node, checks in dispatched:
         site = node.node if isinstance(node, Reference) else node
         for rule, check in checks:
+            if rule.fallback and id(site) not in binding_sites and locate(getattr(site, "lineno", 0)) in covered:
+                continue  # its finding would be dropped (`_drop_covered_fallbacks`); a binding site's folds its uses
             for found, message in check(node, context):
                 key = (found.lineno, found.col_offset, rule.code)
                 if key in seen:
@@ -204,7 +208,9 @@ def _run_checks(
                 if id(site) in binding_sites:
                     flagged.setdefault(id(site), []).append(index)
                 produced.setdefault(id(node), []).append(index)
-                cell, line = locate(found.lineno)
+                cell, line = place = locate(found.lineno)
+                if not rule.fallback:
+                    covered.add(place)
                 result.findings.append(Finding(result.path, cell, line, found.col_offset, rule.code, message))
     _fold_uses(result, flagged, produced, uses)
     _drop_covered_fallbacks(result.findings)

@@ -127,6 +127,8 @@ def resolve(qualified: str) -> tuple[str, tuple] | None:
         return None
     name = canonical(qualified)
     checks = tuple(entry for key in dispatch_keys(name) for entry in CHECKS.get(key, ()))
+    if any(rule.fallback for rule, _ in checks):  # after the others: the analysis skips a fallback its line has covered
+        checks = tuple(sorted(checks, key=lambda entry: entry[0].fallback))
     return (name, checks) if checks else None
 
 

@@ -47,7 +47,8 @@ class Rule(NamedTuple):
     modern_equivalent: str | None = None
     fallback: bool = False
     """Reported only on lines where no other rule reports: a catch-all (the TF1-only API)
-    that must not repeat what a rule about the construct already says better."""
+    that must not repeat what a rule about the construct already says better. Its checks report on the
+    reference they are given (`reference.node`): the analysis skips one whose line is already covered."""
     tf1_code_only: bool = False
     """Reported only when other rules find TF1 code in the scan: a name TF2 has too (`tf.where`) is TF1's
     function only in TF1 code (a file of a TF1 project may use nothing else TF1-only)."""
