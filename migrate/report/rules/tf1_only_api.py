@@ -311,3 +311,14 @@ def check(reference: Reference, context: FileContext) -> Iterator[Message]:
         what = f"belongs to `{display(entry.name)}`, a module TF2 does not have (only {compat})"
     found = advice(entry.name)
     yield reference.node, f"`{shown(reference)}` {what}; " + (found if found is not None else "rewrite it with TF2 APIs")
+
+
+@register(RULE, "tensorflow.test.mock", "tensorflow.test.mock.*")
+def check_test_mock(reference: Reference, context: FileContext) -> Iterator[Message]:
+    """`tf.test.mock` was TF1's re-export of the `mock` library, outside the API data (not a TensorFlow module)."""
+    if ".compat.v1" in (context.qualified(reference.node) or ""):
+        return
+    yield reference.node, (
+        f"`{reference.spelling}` is TF1's re-export of the standard mock library, gone from TF2's `tf.test`: "
+        "`from unittest import mock`"
+    )

@@ -11,8 +11,9 @@ has under the same name with other semantics (`tf.summary.scalar`,
 or with a list in the step's place (TF1's `collections`), or `image`/`audio`
 with an int literal there (TF1's `max_outputs`) in a file that makes no TF2
 summary writer;
-and for such an op bound to a name (`scalar_summary = tf.summary.scalar`, as
-DCGAN-style `ops.py` files do) when the file calls that name the TF1 way or,
+and for such an op bound to a name or an attribute (`scalar_summary =
+tf.summary.scalar`, as DCGAN-style `ops.py` files do; `self._scalar_fn =
+tf.summary.scalar`) when the file calls that name the TF1 way or,
 calling it nowhere, uses the TF1 summary machinery (`merge`, `FileWriter`).
 
 ## Why is this bad?
@@ -134,22 +135,35 @@ def _writes_tf2_summaries(context: FileContext) -> bool:
     ))
 
 
-def _bound_names(reference: Reference, context: FileContext) -> list[str]:
-    """The names a module-level or local assignment binds to the op itself (`scalar_summary = tf.summary.scalar`)."""
+def _bound_names(reference: Reference, context: FileContext) -> list[tuple[str, str]]:
+    """What an assignment binds the op itself to: a name (`scalar_summary = tf.summary.scalar`) or an attribute
+    (`self._summary_scalar_fn = tf.summary.scalar`, adanet's), as ("name", id) / ("attr", attribute)."""
     for assignment in context.assignments:
         if assignment.value is reference.node:
             targets = assignment.targets if isinstance(assignment, ast.Assign) else [assignment.target]
-            return [target.id for target in targets if type(target) is ast.Name]
+            return [key for target in targets if (key := _binding_key(target)) is not None]
     return []
 
 
-def _calls_by_name(context: FileContext) -> dict[str, list[ast.Call]]:
-    """Calls of plain names in the file (`scalar_summary("loss", loss)`), by name; walked once per file, and only
-    for a file that binds a summary op to a name."""
-    calls: dict[str, list[ast.Call]] = {}
+def _binding_key(target: ast.expr) -> tuple[str, str] | None:
+    if isinstance(target, ast.Name):
+        return ("name", target.id)
+    if isinstance(target, ast.Attribute):
+        return ("attr", target.attr)
+    return None
+
+
+def _calls_by_name(context: FileContext) -> dict[tuple[str, str], list[ast.Call]]:
+    """Calls of plain names (`scalar_summary("loss", loss)`) and of attributes (`self._summary_scalar_fn(...)`) in
+    the file, keyed as `_bound_names` keys them; walked once per file, and only for a file that binds a summary op."""
+    calls: dict[tuple[str, str], list[ast.Call]] = {}
     for node in ast.walk(context.tree):
-        if type(node) is ast.Call and type(node.func) is ast.Name:
-            calls.setdefault(node.func.id, []).append(node)
+        if type(node) is ast.Call:
+            func = node.func
+            if type(func) is ast.Name:
+                calls.setdefault(("name", func.id), []).append(node)
+            elif type(func) is ast.Attribute:
+                calls.setdefault(("attr", func.attr), []).append(node)
     return calls
 
 

@@ -66,6 +66,7 @@ def test_finding(source: str, lines: list[int], findings) -> None:
         pytest.param("tf.distributions.Normal(0., 1.)", "`tfp.distributions`", id="distributions → TFP"),
         pytest.param("tf.sparse_to_dense(i, s, v)", "`tf.sparse.to_dense`", id="sparse_to_dense"),
         pytest.param("tf.Dimension(3)", "no `Dimension`", id="Dimension → ints"),
+        pytest.param("tf.test.mock.patch(f)", "`from unittest import mock`", id="tf.test.mock → unittest.mock"),
     ],
 )
 def test_message_names_the_tf2_home(source: str, home: str, messages) -> None:

@@ -61,6 +61,11 @@ def test_noop(source: str, findings) -> None:
         pytest.param(
             "import tensorflow as tf\nhist = tf.compat.v1.summary.histogram\n", [2], id='op bound through compat.v1',
         ),
+        pytest.param(
+            "import tensorflow as tf\nclass S:\n    def __init__(self):\n        self._scalar_fn = tf.summary.scalar\n"
+            "    def scalar(self, name, t):\n        return self._scalar_fn(name, t, family='x')\n",
+            [4], id='op bound to an attribute the file calls with TF1 arguments',
+        ),
     ],
 )
 def test_finding(source: str, lines: list[int], findings) -> None:
