@@ -61,8 +61,6 @@ class RoleProgram(NamedTuple):
     description: str
     configure: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace, dict[str, str]], int]
-    task: Callable[[Mapping[str, str]], str] = task_name
-    """Names this process's task in messages (``"worker 1"``); by default from ``TF_CONFIG``."""
 
     def parser(self) -> argparse.ArgumentParser:
         parser = argparse.ArgumentParser(prog=f"python -m {self.module}", description=self.description)
@@ -76,7 +74,7 @@ class RoleProgram(NamedTuple):
         except SystemExit as exit_request:  # argparse printed the usage error (or --help) already
             return int(exit_request.code or 0)
         environ = dict(os.environ)
-        return exit_code_of(f"{self.module} ({self.task(environ)})", lambda: self.run(args, environ))
+        return exit_code_of(f"{self.module} ({task_name(environ)})", lambda: self.run(args, environ))
 
 
 def add_role_flags(parser: argparse.ArgumentParser, *, trains: bool = True) -> None:

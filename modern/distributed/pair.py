@@ -54,6 +54,7 @@ from migrate.parity.pair import Pair, PairError
 from migrate.parity.run import map_both
 from migrate.parity.sides.keras_training import LOSS_NOT_REPORTED, optimizers_of
 from migrate.parity.sides.modern_side import ModernSide
+from migrate.parity.stages import constant_value
 from modern.callbacks.stop_at_step import StopAtStep
 from modern.distributed.backup import BACKUP_DIRNAME, backup_callback, backup_exists, fit_layout, keras_major
 from modern.distributed.recorded_callbacks import RecordedCallbacks
@@ -84,6 +85,7 @@ def trace_callback(record: role_program.RoleRecord, begun: dict[str, int]) -> An
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    """The flags of a trainer of the pair (this MWMS worker, or `pair_ps`'s coordinator)."""
     role_program.add_role_flags(parser)
     parser.add_argument("--initial-weights", type=Path, help="the legacy chief's step-0 variables (.npz)")
 
@@ -156,8 +158,7 @@ def initial_weights_from(path: Path) -> tuple[dict[str, np.ndarray], list[Any], 
 def give_initial_weights(side: Any, pair: Pair, path: Path) -> None:
     """Map the legacy step-0 values onto the Keras weights and assign them (on every replica)."""
     values, trainable, state = initial_weights_from(path)
-    constants = {name: float(np.ravel(value)[0]) if value.size and np.all(value == np.ravel(value)[0]) else None
-                 for name, value in values.items()}
+    constants = {name: constant_value(value) for name, value in values.items()}
     matches, side.state_matches, _ = map_both(pair, trainable, state, constants, side)
     side.transfer(matches, values)
 
@@ -231,8 +232,7 @@ def train(side: Any, strategy: Any, args: argparse.Namespace, pair: Pair, params
     return interrupted
 
 
-def evaluate_outside_strategy(side: Any, pair: Pair, params: dict[str, Any],
-                              weights: list[Any]) -> dict[str, float] | None:
+def evaluate_outside_strategy(pair: Pair, params: dict[str, Any], weights: list[Any]) -> dict[str, float] | None:
     """The eval metrics of `weights` (the trained model's `get_weights`), in a model built outside the strategy
     (None without eval input)."""
     if not pair.has_eval:
@@ -260,7 +260,7 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     is_chief = strategy.extended.should_checkpoint
     # every worker reads the weights: a sync-on-read one (batch-norm statistics) is all-reduced as it is read
     weights = side.model.get_weights()
-    metrics = evaluate_outside_strategy(side, pair, params, weights) if is_chief else None
+    metrics = evaluate_outside_strategy(pair, params, weights) if is_chief else None
     role = Role("chief" if is_chief else "worker", f"{task_type}:{index}", pair=pair.origin,
                 engine="MultiWorkerMirroredStrategy", pid=os.getpid(), workers=workers,
                 start_step=begun.get("step", final), final_step=final,

@@ -44,7 +44,7 @@ from migrate.parity.distributed.pair_run import PairRun
 from migrate.parity.pair import Pair
 from migrate.parity.sides.modern_side import ModernSide
 from modern.callbacks.checkpoint_saver import make_checkpoint
-from modern.distributed.pair import evaluate_outside_strategy, give_initial_weights, loss_reader
+from modern.distributed.pair import configure, evaluate_outside_strategy, give_initial_weights, loss_reader
 from modern.distributed.ps.loop import gradient_step, train, window_for, worker_pid
 from modern.distributed.recorded_callbacks import RecordedCallbacks
 
@@ -55,11 +55,6 @@ SERVER_ROLES = ("ps", "worker")
 def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, list[str]]]:
     """(task type, index, cluster) from ``TF_CONFIG``; the cluster needs a chief (the coordinator), ps and workers."""
     return task_of(environ, ROLES, "ParameterServerStrategy needs a chief (the coordinator), at least one ps and one worker.")
-
-
-def configure(parser: argparse.ArgumentParser) -> None:
-    role_program.add_role_flags(parser)
-    parser.add_argument("--initial-weights", type=Path, help="the legacy chief's step-0 variables (.npz)")
 
 
 def worker_dataset_fn(pair: Pair, params: dict[str, Any], batches: int, local_batch: int,
@@ -140,7 +135,7 @@ def coordinate(args: argparse.Namespace, cluster: dict[str, list[str]]) -> SideT
                   lambda step, loss, pid: record.loss(step, loss, pid=pid),
                   identify=worker_pid if sys.platform.startswith("linux") else None)
     seconds = time.monotonic() - trained_from
-    metrics = evaluate_outside_strategy(side, pair, params, side.model.get_weights())
+    metrics = evaluate_outside_strategy(pair, params, side.model.get_weights())
     role = Role("chief", "chief:0", pair=pair.origin, engine="ParameterServerStrategy + ClusterCoordinator loop",
                 replication="async", pid=os.getpid(), workers=workers, start_step=start, final_step=final,
                 scheduled_steps=len(record.losses), extra_updates=final - start - len(record.losses),

@@ -122,8 +122,7 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     return 0
 
 
-PROGRAM = role_program.RoleProgram("modern.distributed.sidecar", __doc__.splitlines()[0], configure, run,
-                                   task=lambda environ: "evaluator 0")
+PROGRAM = role_program.RoleProgram("modern.distributed.sidecar", __doc__.splitlines()[0], configure, run)
 main = PROGRAM.main
 
 

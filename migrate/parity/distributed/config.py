@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from migrate.parity.distributed.cluster import Fault
 from migrate.parity.distributed.pair_run import PairRun
@@ -87,12 +86,3 @@ class DistributedConfig:
         """Bit-identical losses are expected when dividing by the worker count is exact (a power of two) and the
         pair names no rounding schedule (`PairRun.schedule`)."""
         return self.workers & (self.workers - 1) == 0 and self.run.schedule in (None, "exact")
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "workers": self.workers, "steps": self.steps, "global_batch_size": self.run.global_batch_size,
-            "seed": self.run.seed, "save_steps": self.save_every, "log_steps": self.log_every,
-            "kill": None if self.kill is None else f"{self.kill.task_type}:{self.kill.index}@{self.kill.step}",
-            "timeout": self.timeout, "sides": list(self.sides), "replication": self.replication,
-            "evaluator": self.evaluator, "pair": self.run.pair, "schedule": self.run.schedule, "cluster": self.cluster,
-        }

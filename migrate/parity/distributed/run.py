@@ -24,6 +24,7 @@ import shutil
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from migrate.core.namespace import ROLE_PATH_ENV
 from migrate.core.side_trace import Attempt, SideTrace, SideTraceError, read_side_trace
 from migrate.parity.distributed import cluster, compare
 from migrate.parity.distributed.config import DistributedConfig
+from migrate.parity.distributed.report import attempt_text
 from migrate.parity.distributed.sides import EVALUATOR, SIDES, ClusterFiles, ClusterRun, Paths, Side
 from migrate.parity.distributed.verdict import distributed_result
 from migrate.parity.result import ParityResult
@@ -103,10 +105,8 @@ def files_written(model_dir: Path, writer_pids: dict[int, str]) -> ClusterFiles:
 
 def steps_by_process(paths: list[Path], names: dict[int, str]) -> dict[str, int]:
     """How many steps each process ran, from the ``pid`` of every progress line; `names` maps pids to tasks."""
-    counts: dict[str, int] = {}
-    for record in (record for path in paths for record in cluster.progress_records(path) if record.get("pid") is not None):
-        name = names.get(int(record["pid"]), f"pid {record['pid']}")
-        counts[name] = counts.get(name, 0) + 1
+    counts = Counter(names.get(int(record["pid"]), f"pid {record['pid']}") for path in paths
+                     for record in cluster.progress_records(path) if record.get("pid") is not None)
     return dict(sorted(counts.items()))
 
 
@@ -186,21 +186,19 @@ def run_side(side: str, config: DistributedConfig, run_path: Path, root: Path, i
 def _record_fault(record: Attempt, side: str, outcome: cluster.Outcome, paths: Paths, roles: list[cluster.Role],
                   trainers: list[tuple[str, int]], progress: Progress) -> None:
     """What a fault did to the attempt `record`: a whole-cluster restart's resume point, or a task restarted alone
-    and the steps that cost (nothing without a fault)."""
+    and the steps that cost (nothing without a fault); said as the report says it."""
     if outcome.killed is None:
         return
-    killed = f"{outcome.killed.task_type}:{outcome.killed.index}"
+    killed = record.killed = f"{outcome.killed.task_type}:{outcome.killed.index}"
+    record.killed_at_step = outcome.killed_at_step
     if outcome.status == "killed":
         # The chief may finish the step in flight after the kill: the cluster's last step is the furthest progress.
         reached = max(cluster.last_progress_step(role.progress) for role in roles if role.progress is not None)
         resumed = latest_checkpoint_step(paths.model_dir)
-        record.killed, record.killed_at_step, record.cluster_step = killed, outcome.killed_at_step, reached
-        record.resumes_from_checkpoint, record.steps_lost = resumed, reached - (resumed or 0)
-        progress(f"[{side}] SIGKILL {killed} at step {outcome.killed_at_step}; the cluster restarts from "
-                 f"the checkpoint at step {resumed}")
+        record.cluster_step, record.resumes_from_checkpoint, record.steps_lost = reached, resumed, reached - (resumed or 0)
     elif outcome.killed_at_time is not None:  # the task was restarted alone
         progress_files = [paths.progress(task_type, index, record.attempt) for task_type, index in trainers]
-        record.killed, record.killed_at_step, record.restarted_alone = killed, outcome.killed_at_step, True
+        record.restarted_alone = True
         record.cluster_step, record.first_step_after_kill, record.steps_lost = steps_lost_after(
             [read_timeline(path) for path in progress_files], outcome.killed_at_time)
         names = {pid: task for task, pid in outcome.pids.items()}
@@ -208,8 +206,7 @@ def _record_fault(record: Attempt, side: str, outcome: cluster.Outcome, paths: P
         if outcome.killed_pid is not None:
             names[outcome.killed_pid] = f"{killed} (killed)"
         record.steps_by_process = steps_by_process(progress_files, names)
-        progress(f"[{side}] SIGKILL {killed} at step {outcome.killed_at_step}; restarted alone, the "
-                 f"cluster trained on ({record.steps_lost} steps lost)")
+    progress(f"[{side}] {attempt_text(record)}")
 
 
 def _side_record(spec_of: Side, paths: Paths, counts: dict[str, int], trainers: list[tuple[str, int]],
@@ -217,9 +214,7 @@ def _side_record(spec_of: Side, paths: Paths, counts: dict[str, int], trainers: 
                  writer_pids: dict[int, str]) -> ClusterRun:
     """What a side's cluster ran and wrote, read once every attempt has ended: the verdict's input."""
     last = len(attempts) - 1
-    losses: dict[int, float] = {}
-    for attempt_loss in attempt_losses:
-        losses.update(attempt_loss)
+    losses = {step: loss for attempt_loss in attempt_losses for step, loss in attempt_loss.items()}  # the last wins
     return ClusterRun(
         spec_of.engine, [f"{task_type}:{index}" for task_type, index in trainers], attempts, losses,
         compare.replay_consistency(attempt_losses),
@@ -279,17 +274,13 @@ def _run_both(config: DistributedConfig, run_path: Path, workdir: Path, initial_
             time.sleep(0.1)
         if initial_weights.exists():
             results["modern"] = run_side("modern", config, run_path, workdir, initial_weights, progress, cancel)
-    except cluster.ClusterError:
+    except BaseException as error:
         cancel.set()
         thread.join()
-        if errors:  # the legacy failure stopped the modern side: name the task that failed, not the stop
-            raise errors[0] from None
+        if errors and isinstance(error, cluster.ClusterError):  # the legacy failure stopped the modern side:
+            raise errors[0] from None  # name the task that failed, not the stop
         raise
-    except BaseException:
-        cancel.set()
-        raise
-    finally:
-        thread.join()
+    thread.join()
     if errors:
         raise errors[0]
     if "modern" not in results:

@@ -70,15 +70,22 @@ def loss_schedule(config: DistributedConfig) -> ToleranceSchedule:
 
 def settings(config: DistributedConfig) -> dict[str, Any]:
     """The run's settings in the single-process config's shape (pair, mode, steps, seed, params), then its own."""
-    kill = f" --kill {config.kill.task_type}:{config.kill.index}@{config.kill.step}" if config.kill else ""
+    run = config.run
+    kill = None if config.kill is None else f"{config.kill.task_type}:{config.kill.index}@{config.kill.step}"
     deployment = (f"--workers {config.workers} --replication {config.replication}"
-                  + (" --evaluator" if config.evaluator else "") + kill
+                  + (" --evaluator" if config.evaluator else "") + (f" --kill {kill}" if kill else "")
                   + f" (cluster {config.cluster}: {CLUSTER_TITLES[config.cluster]})")
-    params = {key: value for key, value in config.run.legacy_params.items() if key not in ("seed", "mode")}
-    return {**config.as_dict(), "pair": config.run.name, "mode": "statistical" if config.replication == "async" else "exact",
-            "params": json_safe(params), "modern_overrides": json_safe(
-                {key: value for key, value in config.run.modern_params.items() if config.run.legacy_params.get(key) != value}),
-            "deployment": deployment}
+    params = {key: value for key, value in run.legacy_params.items() if key not in ("seed", "mode")}
+    return {
+        "workers": config.workers, "steps": config.steps, "global_batch_size": run.global_batch_size,
+        "seed": run.seed, "save_steps": config.save_every, "log_steps": config.log_every, "kill": kill,
+        "timeout": config.timeout, "sides": list(config.sides), "replication": config.replication,
+        "evaluator": config.evaluator, "pair": run.name, "schedule": run.schedule, "cluster": config.cluster,
+        "mode": "statistical" if config.replication == "async" else "exact", "params": json_safe(params),
+        "modern_overrides": json_safe({key: value for key, value in run.modern_params.items()
+                                       if run.legacy_params.get(key) != value}),
+        "deployment": deployment,
+    }
 
 
 def side_summary(side: ClusterRun) -> dict[str, Any]:
@@ -90,6 +97,13 @@ def side_summary(side: ClusterRun) -> dict[str, Any]:
             "extra_updates": role.extra_updates if role else None,
             "seconds": {"startup": role.startup_seconds if role else None, "training": role.seconds if role else None,
                         "steps_trained": role.final_step - role.start_step if role else 0}}
+
+
+def _verdict(stage: str, problems: list[str], seen: list[str], details: dict[str, Any] | None = None) -> Stage:
+    """A check's stage: failed with its problems (after its name), or ok with what it saw."""
+    if problems:
+        return Stage(stage, "failed", f"{stage}: " + "; ".join(problems), details or {})
+    return Stage(stage, "ok", "; ".join(seen), details or {})
 
 
 def check_cluster(config: DistributedConfig, sides: dict[str, ClusterRun]) -> Stage:
@@ -110,18 +124,13 @@ def check_cluster(config: DistributedConfig, sides: dict[str, ClusterRun]) -> St
     if config.replication == "sync" and len(checkpoint_steps) > 1:
         problems.append("the sides checkpointed at different steps: "
                         + "; ".join(f"{n} {s.files.checkpoint_steps}" for n, s in sides.items()))
-    details = {"sides": {name: side_summary(side) for name, side in sides.items()}}
-    if problems:
-        return Stage("cluster", "failed", "cluster: " + "; ".join(problems), details)
-    return Stage("cluster", "ok", "; ".join(lines), details)
+    return _verdict("cluster", problems, lines, {"sides": {name: side_summary(side) for name, side in sides.items()}})
 
 
 def check_roles(result: ParityResult) -> Stage:
-    differing = [item.divergence_message() for item in result.events if not item.ok]
-    if differing:
-        return Stage("roles", "failed", "roles: " + "; ".join(differing))
-    return Stage("roles", "ok", f"{len(result.events)} roles act alike: "
-                 + ", ".join(item.scenario.split(" ")[0] for item in result.events))
+    return _verdict("roles", [item.divergence_message() for item in result.events if not item.ok],
+                    [f"{len(result.events)} roles act alike: "
+                     + ", ".join(item.scenario.split(" ")[0] for item in result.events)])
 
 
 def check_replay(config: DistributedConfig, sides: dict[str, ClusterRun]) -> Stage:
@@ -135,10 +144,7 @@ def check_replay(config: DistributedConfig, sides: dict[str, ClusterRun]) -> Sta
         if replay["mismatched_steps"]:
             problems.append(f"{name}: steps {replay['mismatched_steps']} trained again gave other losses")
         lines.append(f"{name}: {attempts_text(killed)}; {replay['replayed_steps']} step(s) trained again, the same losses")
-    details = {name: side.replay for name, side in sides.items()}
-    if problems:
-        return Stage("replay", "failed", "replay: " + "; ".join(problems), details)
-    return Stage("replay", "ok", "; ".join(lines), details)
+    return _verdict("replay", problems, lines, {name: side.replay for name, side in sides.items()})
 
 
 def check_test_metrics(config: DistributedConfig, result: ParityResult, legacy: SideTrace | None,
@@ -149,10 +155,8 @@ def check_test_metrics(config: DistributedConfig, result: ParityResult, legacy: 
         return Stage("evaluation", "skipped", "neither chief evaluated (the pair gives no eval_input_fn / eval_dataset)")
     if missing:
         return Stage("evaluation", "failed", f"evaluation: no test metrics from the {' and '.join(missing)} chief")
-    if config.replication == "async":
-        gap = compare_async.accuracy_band(config.steps)
-    else:
-        gap = 0.0 if config.exact else compare_evaluator.MAX_ACCURACY_GAP_INEXACT
+    gap = (compare_async.accuracy_band(config.steps) if config.replication == "async"
+           else 0.0 if config.exact else compare_evaluator.MAX_ACCURACY_GAP_INEXACT)
     assert legacy is not None and modern is not None  # both have metrics
     result.metrics = compare_metrics(legacy.metrics, modern.metrics, accuracy_bar=None, max_accuracy_gap=gap)
     stage = check_evaluation(result.metrics)
@@ -165,13 +169,10 @@ def check_test_metrics(config: DistributedConfig, result: ParityResult, legacy: 
     return stage
 
 
-def _async_losses(result: ParityResult) -> Stage:
-    assert result.losses is not None
-    legacy = {row.step: row.legacy for row in result.losses.rows if row.legacy is not None}
-    modern = {row.step: row.modern for row in result.losses.rows if row.modern is not None}
-    means = [compare_async.tail_mean(losses) for losses in (legacy, modern)]
+def _async_losses(losses: LossComparison, legacy: ClusterRun, modern: ClusterRun) -> Stage:
+    means = [compare_async.tail_mean(side.losses) for side in (legacy, modern)]
     shown = ", ".join(f"{name} {'—' if mean is None else f'{mean:.4f}'}" for name, mean in zip(("legacy", "modern"), means))
-    stage = check_n_steps(result.losses, []) if any(not row.ok for row in result.losses.rows) else Stage(
+    stage = check_n_steps(losses, []) if any(not row.ok for row in losses.rows) else Stage(
         "n-steps", "not checked", f"losses not compared step by step (asynchronous updates); mean over the last 10% "
         f"of steps: {shown}")
     stage.details["final_mean"] = dict(zip(("legacy", "modern"), means))
@@ -181,9 +182,9 @@ def _async_losses(result: ParityResult) -> Stage:
 def _sync_losses(config: DistributedConfig, losses: LossComparison) -> Stage:
     """Stage 2 when synchronous: every global step's loss; a first step a factor of N apart is explained."""
     stage = check_n_steps(losses, [])
-    first = next((row for row in losses.rows if row.legacy is not None and row.modern is not None), None)
-    if not stage.ok and first is not None and first.legacy is not None and first.modern is not None and (
-            hint := replica_scaling_advice(first.legacy, first.modern, config.workers)):
+    first = next(((row.legacy, row.modern) for row in losses.rows if row.legacy is not None and row.modern is not None),
+                 None)
+    if not stage.ok and first is not None and (hint := replica_scaling_advice(*first, config.workers)):
         stage.message += f"; {hint}"
     return stage
 
@@ -214,7 +215,7 @@ def _comparisons(config: DistributedConfig, result: ParityResult, legacy: Cluste
             legacy.evaluator, modern.evaluator, legacy.files.checkpoint_steps, modern.files.checkpoint_steps,
             config.steps, exact=config.exact,
             full_batches=modern_role is None or modern_role.eval_batches_full is not False)
-    n_steps = (lambda: _async_losses(result)) if config.replication == "async" else (
+    n_steps = (lambda: _async_losses(losses, legacy, modern)) if config.replication == "async" else (
         lambda: _sync_losses(config, losses))
     return [("n-steps", TITLES["n-steps"], n_steps), ("roles", TITLES["roles"], lambda: check_roles(result)),
             ("replay", TITLES["replay"], lambda: check_replay(config, {"legacy": legacy, "modern": modern})),
