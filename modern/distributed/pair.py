@@ -48,7 +48,7 @@ from migrate.core import role_program
 from migrate.core.mapping import Weight
 from migrate.core.progress_file import ProgressFile
 from migrate.core.side_trace import Role, write_side_trace
-from migrate.core.tf_config import read_tf_config
+from migrate.core.tf_config import task_of
 from migrate.parity.distributed.pair_run import INITIAL_STATE_KEY, INITIAL_TRAINABLE_KEY, PairRun
 from migrate.parity.pair import Pair, PairError
 from migrate.parity.run import map_both
@@ -61,13 +61,8 @@ from modern.distributed.recorded_callbacks import RecordedCallbacks
 
 
 def role_from_tf_config(environ: dict[str, str]) -> tuple[str, int, dict[str, list[str]]]:
-    """(task type, index, cluster) from ``TF_CONFIG``, with a clear error for what is missing."""
-    cluster, task_type, index = read_tf_config(environ)
-    if not cluster.get("worker"):
-        raise role_program.RoleError(f"TF_CONFIG's cluster {sorted(cluster)} has no 'worker' role; MultiWorkerMirroredStrategy needs one.")
-    if task_type != "worker" or not 0 <= index < len(cluster["worker"]):
-        raise role_program.RoleError(f"TF_CONFIG's task {task_type}:{index} is not one of the {len(cluster['worker'])} workers.")
-    return task_type, index, cluster
+    """(task type, index, cluster) from ``TF_CONFIG``; a `TfConfigError` names what is missing."""
+    return task_of(environ, ("worker",), "MultiWorkerMirroredStrategy needs at least one worker.")
 
 
 def trace_callback(record: role_program.RoleRecord, begun: dict[str, int]) -> Any:
@@ -124,7 +119,7 @@ def report_global_step_loss(model: Any) -> None:
     ``first``; Keras 3 with ``mean`` over a rank-1 value: the all-reduced
     value is made the same either way.
     """
-    keras_3 = int(keras.__version__.split(".")[0]) >= 3
+    keras_3 = keras_major() == 3
     read_loss, train_step = loss_reader(model), model.train_step
 
     def reporting_train_step(data: Any) -> dict[str, Any]:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -72,7 +71,7 @@ def check_flags(args: argparse.Namespace) -> None:
 def config_from_args(args: argparse.Namespace, run: PairRun) -> DistributedConfig:
     """The `DistributedConfig` (after `check_flags`); a setting that cannot work is a `UsageError` saying why."""
     from migrate.parity.distributed.cluster import Fault
-    from migrate.parity.distributed.config import DistributedConfig, DistributedConfigError
+    from migrate.parity.distributed.config import DistributedConfig
 
     try:
         config = DistributedConfig(
@@ -82,7 +81,7 @@ def config_from_args(args: argparse.Namespace, run: PairRun) -> DistributedConfi
             replication=args.replication or "sync", evaluator=args.evaluator,
         )
         config.check()
-    except (ValueError, DistributedConfigError) as error:
+    except ValueError as error:  # a bad --kill, or a DistributedConfigError
         raise UsageError(str(error)) from error
     return config
 
@@ -90,10 +89,10 @@ def config_from_args(args: argparse.Namespace, run: PairRun) -> DistributedConfi
 def pair_run_from_args(args: argparse.Namespace) -> PairRun:
     """The pair (the built-in MNIST one or --pair FILE) and its params, settled as a single-process run settles them."""
     from migrate.parity.distributed.pair_run import pair_run_for
-    from migrate.parity.options import ConfigError, from_args
+    from migrate.parity.options import ConfigError, from_args, to_stderr
     from migrate.parity.run import prepare_tensorflow_environment
 
-    prepare_tensorflow_environment(lambda message: print(message, file=sys.stderr, flush=True))
+    prepare_tensorflow_environment(to_stderr)
     try:
         return pair_run_for(args.pair, from_args(args))  # a pair that cannot be used is a UsageError itself
     except ConfigError as error:
@@ -105,12 +104,12 @@ def run(args: argparse.Namespace) -> ParityResult:
     single-process run's); a role that refused its input is a `UsageError`, one that failed `CommandFailed`."""
     from migrate.parity.distributed.cluster import ClusterError
     from migrate.parity.distributed.run import run_distributed
+    from migrate.parity.options import to_stderr
 
     check_flags(args)  # before the pair loads
     config = config_from_args(args, pair_run_from_args(args))
     try:
-        return run_distributed(config, Path(args.out) / "distributed-run",
-                               progress=lambda message: print(message, file=sys.stderr, flush=True))[0]
+        return run_distributed(config, Path(args.out) / "distributed-run", progress=to_stderr)[0]
     except ClusterError as error:
         if error.role_exit_code == 2:  # the role refused its input (the pair, flags, data): the user's to fix
             raise UsageError(str(error)) from error

@@ -151,7 +151,6 @@ def run_side(side: str, config: DistributedConfig, run_path: Path, root: Path, i
     env = {**ROLE_ENV, **ROLE_PATH_ENV}  # the toolkit's legacy/modern, never a same-named package in the cwd
     attempts: list[Attempt] = []
     attempt_losses: list[dict[int, float]] = []
-    writer_pids: dict[int, str] = {}
     counts = {task_type: count for task_type, count in spec_of.role_counts(config.workers).items() if count}
     trainers = spec_of.trainer_tasks(counts)
     restart_task = spec_of.restart == "task"
@@ -173,14 +172,12 @@ def run_side(side: str, config: DistributedConfig, run_path: Path, root: Path, i
             fault = config.kill if attempt == 0 else None
             processes.start(fault)
             outcome = processes.wait(fault, cancel, restart_killed=restart_task)
-        for task, pid in outcome.pids.items():
-            writer_pids[pid] = "chief" if task == spec_of.chief_task else task
         record = Attempt(attempt, outcome.status, round(outcome.seconds, 2), dict(outcome.pids))
         _record_fault(record, side, outcome, paths, roles, trainers, progress)
         attempts.append(record)
         per_trainer = [read_losses(paths.progress(task_type, index, attempt)) for task_type, index in trainers]
         attempt_losses.append(spec_of.global_losses(per_trainer))
-    return _side_record(spec_of, paths, counts, trainers, attempts, attempt_losses, writer_pids)
+    return _side_record(spec_of, paths, counts, trainers, attempts, attempt_losses)
 
 
 def _record_fault(record: Attempt, side: str, outcome: cluster.Outcome, paths: Paths, roles: list[cluster.Role],
@@ -210,16 +207,17 @@ def _record_fault(record: Attempt, side: str, outcome: cluster.Outcome, paths: P
 
 
 def _side_record(spec_of: Side, paths: Paths, counts: dict[str, int], trainers: list[tuple[str, int]],
-                 attempts: list[Attempt], attempt_losses: list[dict[int, float]],
-                 writer_pids: dict[int, str]) -> ClusterRun:
-    """What a side's cluster ran and wrote, read once every attempt has ended: the verdict's input."""
+                 attempts: list[Attempt], attempt_losses: list[dict[int, float]]) -> ClusterRun:
+    """What a side's cluster ran and wrote, read once every attempt has ended: the verdict's input; each file is
+    attributed to the task whose process (of any attempt) wrote it."""
     last = len(attempts) - 1
+    writers = {pid: "chief" if task == spec_of.chief_task else task for attempt in attempts for task, pid in attempt.pids.items()}
     losses = {step: loss for attempt_loss in attempt_losses for step, loss in attempt_loss.items()}  # the last wins
     return ClusterRun(
         spec_of.engine, [f"{task_type}:{index}" for task_type, index in trainers], attempts, losses,
         compare.replay_consistency(attempt_losses),
         {position: _role_trace(paths.trace(task_type, index, last)) for position, (task_type, index) in enumerate(trainers)},
-        files_written(paths.model_dir, writer_pids), paths.model_dir,
+        files_written(paths.model_dir, writers), paths.model_dir,
         _role_trace(paths.trace(EVALUATOR, 0, last)) if EVALUATOR in counts else None)
 
 
