@@ -182,14 +182,6 @@ def train_spec(args: argparse.Namespace, pair: Pair, params: dict[str, Any], tas
     return tf.estimator.TrainSpec(input_fn, max_steps=args.steps, hooks=hooks, saving_listeners=listeners)
 
 
-def eval_spec(args: argparse.Namespace, pair: Pair, params: dict[str, Any], task_type: str,
-              record: between_graph.WorkerRecord) -> Any:
-    """The EvalSpec: the pair's eval input on the evaluator (nothing elsewhere), every evaluation's metrics recorded."""
-    return tf.estimator.EvalSpec(lambda: pair.call("eval_input_fn", params) if task_type == "evaluator" else None,
-                                 steps=None, name=None, exporters=[metrics_exporter(record)],
-                                 start_delay_secs=0, throttle_secs=args.eval_throttle_secs)
-
-
 def _summary_actions(args: argparse.Namespace, task_type: str) -> list[Action]:
     """The summaries the chief (SummarySaverHook, StepCounterHook) or the evaluator (eval/) wrote, as actions."""
     if task_type == "chief":
@@ -232,7 +224,10 @@ def run_task(args: argparse.Namespace, run: PairRun, task_type: str, index: int,
     barrier = between_graph.step_barrier_hook(worker or 0, workers, record, lambda: built[-1])
     listeners = [between_graph.checkpoint_listener(args.initial_weights_out, record, found)] if task_type == "chief" else []
     train = train_spec(args, pair, params, task_type, worker, workers, config, barrier, listeners)
-    evaluate = eval_spec(args, pair, params, task_type, record)
+    # the pair's eval input on the evaluator (nothing elsewhere), every evaluation's metrics recorded
+    evaluate = tf.estimator.EvalSpec(lambda: pair.call("eval_input_fn", params) if task_type == "evaluator" else None,
+                                     steps=None, name=None, exporters=[metrics_exporter(record)],
+                                     start_delay_secs=0, throttle_secs=args.eval_throttle_secs)
     if task_type == "evaluator":
         wait_for_checkpoint(args.model_dir, args.eval_timeout, "the evaluator")
     short_stop_grace_period()

@@ -90,9 +90,8 @@ def evaluate_checkpoints(args: argparse.Namespace) -> SideTrace:
                                               timeout=args.eval_timeout):
         checkpoint.restore(path).expect_partial()
         step = int(model.optimizer.iterations.numpy())
-        metrics = {name: float(value) for name, value in
-                   model.evaluate(dataset, verbose=0, return_dict=True).items()
-                   if np.ndim(value) == 0}
+        results = model.evaluate(dataset, verbose=0, return_dict=True)
+        metrics = {name: float(value) for name, value in results.items() if np.ndim(value) == 0}
         with writer.as_default(step=step):
             for name, value in metrics.items():
                 tf.summary.scalar(name, value)

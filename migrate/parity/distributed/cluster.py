@@ -20,6 +20,7 @@ and the restarted worker rejoins).
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -102,16 +103,11 @@ class Outcome:
 
 def free_ports(count: int, host: str = "127.0.0.1") -> list[int]:
     """`count` distinct ports the OS reports free now (held open together so they differ)."""
-    sockets = []
-    try:
-        for _ in range(count):
-            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            sock.bind((host, 0))
-            sockets.append(sock)
-        return [sock.getsockname()[1] for sock in sockets]
-    finally:
+    with contextlib.ExitStack() as open_sockets:  # closes every socket made, however it ends
+        sockets = [open_sockets.enter_context(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) for _ in range(count)]
         for sock in sockets:
-            sock.close()
+            sock.bind((host, 0))
+        return [sock.getsockname()[1] for sock in sockets]
 
 
 def cluster_spec(counts: dict[str, int], ports: list[int], host: str = "127.0.0.1") -> dict[str, list[str]]:
@@ -160,8 +156,8 @@ def log_tail(path: Path, lines: int = 6) -> str:
     return "\n".join(kept[-lines:]) or "(no output)"
 
 
-class Cluster:
-    """The processes of one side's cluster; a context manager that always stops them.
+class Cluster(contextlib.AbstractContextManager["Cluster"]):
+    """The processes of one side's cluster; a context manager (entering gives the cluster) that always stops them.
 
     Args:
         side: "legacy" or "modern", for messages and log names.
@@ -180,9 +176,6 @@ class Cluster:
         self.processes: dict[Role, subprocess.Popen[bytes]] = {}
         self.logs: dict[Role, Path] = {}
 
-    def __enter__(self) -> Cluster:
-        return self
-
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
 
@@ -194,8 +187,7 @@ class Cluster:
     def check_ports(self) -> None:
         """Every address must be bindable now: name the role whose port another process holds."""
         for role in self.roles:
-            address = self.address(role)
-            if address is None:
+            if (address := self.address(role)) is None:  # an evaluator: outside the cluster spec
                 continue
             host, port = address.rsplit(":", 1)
             with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:

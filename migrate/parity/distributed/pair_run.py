@@ -13,8 +13,7 @@ single-process engine does. TensorFlow-free.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -66,8 +65,7 @@ class PairRun:
     @classmethod
     def read(cls, path: Path) -> PairRun:
         try:
-            record: Mapping[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-            return cls(**record)
+            return cls(**json.loads(path.read_text(encoding="utf-8")))
         except (OSError, ValueError, TypeError) as error:
             raise PairError(f"--run {path} is not a pair run written by `migrate parity --workers` ({error}).") from error
 
@@ -94,8 +92,6 @@ class PairRun:
 def pair_run_for(spec: str | Path, options: ParityOptions) -> PairRun:
     """The pair loaded and its params settled as the single-process engine settles them (`config_for`, exact mode);
     a pair or an option that cannot run is a `PairError` or `migrate.parity.options.ConfigError` saying why."""
-    from dataclasses import replace
-
     from migrate.parity.config import config_for
 
     pair = load_pair(spec)
