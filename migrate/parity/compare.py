@@ -6,6 +6,7 @@ and, if not, where it first broke — the line a user needs to start debugging.
 from __future__ import annotations
 
 import difflib
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -120,14 +121,9 @@ def compare_events(
     matcher = difflib.SequenceMatcher(a=[event_key(event) for event in legacy], b=[event_key(event) for event in modern],
                                       autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            comparison.rows += [("same", legacy[i], modern[j]) for i, j in zip(range(i1, i2), range(j1, j2))]
-            continue
-        span = max(i2 - i1, j2 - j1)
-        for offset in range(span):
-            a = legacy[i1 + offset] if i1 + offset < i2 else None
-            b = modern[j1 + offset] if j1 + offset < j2 else None
-            comparison.rows.append(("legacy only" if b is None else "modern only" if a is None else "differs", a, b))
+        for a, b in itertools.zip_longest(legacy[i1:i2], modern[j1:j2]):  # an equal span: as long on both sides
+            status = "legacy only" if b is None else "modern only" if a is None else "differs"
+            comparison.rows.append(("same" if tag == "equal" else status, a, b))
     return comparison
 
 

@@ -48,11 +48,9 @@ def digest(values: Mapping[str, Any]) -> dict[str, str]:
 def first_parting(matches: Sequence[Match], legacy: Mapping[int, Mapping[str, str]],
                   modern: Mapping[int, Mapping[str, str]]) -> int | None:
     """The first step after which some matched variable's digests differ (both keyed by Keras name), or None."""
-    for step in sorted(set(legacy) & set(modern)):
-        if any(legacy[step].get(m.modern.name) != modern[step].get(m.modern.name) for m in matches
-               if m.modern.name in legacy[step] and m.modern.name in modern[step]):
-            return step
-    return None
+    return next((step for step in sorted(set(legacy) & set(modern))
+                 if any(legacy[step][m.modern.name] != modern[step][m.modern.name] for m in matches
+                        if m.modern.name in legacy[step] and m.modern.name in modern[step])), None)
 
 
 def _first(found: list[tuple[Match, Difference]]) -> str:

@@ -160,20 +160,15 @@ class ParityOptions:
             value = getattr(self, name)
             given = value if isinstance(value, tuple) else (value,)
             unknown = [item for item in given if item is not None and spec.choices is not None and item not in spec.choices]
-            if unknown and spec.choices is not None:
-                raise ConfigError(
-                    f"{describe(name)}: {', '.join(map(repr, unknown))} is not one of {', '.join(spec.choices)}")
+            if unknown and spec.choices is not None:  # the option by both spellings: `mode (--mode)`
+                named = f"{name} ({spec.flag.spelling})" if spec.flag is not None else name
+                raise ConfigError(f"{named}: {', '.join(map(repr, unknown))} is not one of {', '.join(spec.choices)}")
 
 
 SPECS: dict[str, OptionSpec] = {each.name: each.metadata["spec"] for each in fields(ParityOptions)}
 """Option name → its spec, in declaration order."""
 FLAGS: dict[str, Flag] = {name: spec.flag for name, spec in SPECS.items() if spec.flag is not None}
 """Option name → its command-line flag, for the options that have one."""
-
-
-def describe(name: str) -> str:
-    """An option by both spellings: `max_accuracy_gap_points (--max-accuracy-gap)`."""
-    return f"{name} ({FLAGS[name].spelling})" if name in FLAGS else name
 
 
 def default_text(name: str) -> str:

@@ -65,8 +65,9 @@ class Pair:
             raise
         except Exception as error:
             where = _innermost_user_frame(error, self.origin)
+            arguments = ", ".join("params" if isinstance(arg, Mapping) else type(arg).__name__ for arg in args)
             raise PairError(
-                f"{self.origin}: {name}({_describe_args(args)}) raised {type(error).__name__}: {error}{where}. "
+                f"{self.origin}: {name}({arguments}) raised {type(error).__name__}: {error}{where}. "
                 f"Fix {name} in the pair file (run it alone to see the full traceback)."
             ) from error
 
@@ -101,10 +102,6 @@ def _in_contract(name: str, kind: str) -> str:
     if entry is None or entry.kind != kind:
         raise KeyError(f"{name!r} is not a {kind} of the pair contract: add it to migrate/parity/contract.py first")
     return name
-
-
-def _describe_args(args: tuple[Any, ...]) -> str:
-    return ", ".join("params" if isinstance(arg, Mapping) else type(arg).__name__ for arg in args)
 
 
 def _innermost_user_frame(error: BaseException, origin: str) -> str:

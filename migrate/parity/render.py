@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from migrate.parity.compare import LossRow, MetricComparison, describe_event
 from migrate.parity.distributed.report import cluster_section, evaluator_section
@@ -42,12 +41,6 @@ def loss_table(result: ParityResult, *, limit: int = 14, markdown: bool = False)
     return ["  ".join(cell.rjust(width) for cell, width in zip(line, widths)) for line in [header, *rows]]
 
 
-def settings_line(config: dict[str, Any]) -> str:
-    params = " ".join(f"{key}={value}" for key, value in sorted(config["params"].items()))
-    line = f"parity: pair={config['pair']} mode={config['mode']} steps={config['steps']} seed={config['seed']} {params}"
-    return line.rstrip() + (f"\n  {config['deployment']}" if config.get("deployment") else "")
-
-
 def metric_lines(metrics: MetricComparison) -> list[str]:
     lines = []
     for side, values in (("legacy", metrics.legacy), ("modern", metrics.modern)):
@@ -60,7 +53,10 @@ def metric_lines(metrics: MetricComparison) -> list[str]:
 
 
 def terminal_summary(result: ParityResult) -> str:
-    lines = [settings_line(result.config)]
+    config = result.config
+    params = " ".join(f"{key}={value}" for key, value in sorted(config["params"].items()))
+    line = f"parity: pair={config['pair']} mode={config['mode']} steps={config['steps']} seed={config['seed']} {params}"
+    lines = [line.rstrip() + (f"\n  {config['deployment']}" if config.get("deployment") else "")]
     for side, versions in result.versions.items():
         lines.append(f"  {side}: " + ", ".join(f"{name} {version}" for name, version in versions.items()))
     marks = {"ok": "ok", "failed": "FAIL", "skipped": "skip", "not checked": "n/c"}

@@ -196,8 +196,11 @@ class Run:
         return result, self.record
 
     def variables(self) -> Stage:
-        return check_variables(self.matches, constant_initialisers(self.matches, self.legacy.constant_init),
-                               self.modern.initial_constants(), self.state_matches)
+        # the TF1 constants compared: none for a transformed row (a folded forget bias or a merge of two gates' biases
+        # makes a TF1 constant a Keras pattern, and the reverse)
+        transformed = {w.name for m in self.matches if m.transform is not None for w in m.tf1}
+        constants = {name: None if name in transformed else value for name, value in self.legacy.constant_init.items()}
+        return check_variables(self.matches, constants, self.modern.initial_constants(), self.state_matches)
 
     def forward(self) -> Stage:
         self.modern.transfer(self.matches, self.initial_weights)
@@ -487,13 +490,6 @@ def notes_before_training(legacy: SideTrace, state_problem: str | None) -> list[
             + ", ".join(legacy.unseeded) + ": their initializers draw from a source the seeds do not reach "
             "(seed them, e.g. kernel_initializer=...(seed=1)); the run is not reproducible until then")
     return notes
-
-
-def constant_initialisers(matches: list[Match], legacy_constants: Constants) -> Constants:
-    """The TF1 constants stage 1 compares: none for a transformed row (a folded forget bias or a merge of two gates'
-    biases makes a TF1 constant a Keras pattern, and the reverse)."""
-    transformed = {w.name for m in matches if m.transform is not None for w in m.tf1}
-    return {name: None if name in transformed else value for name, value in legacy_constants.items()}
 
 
 def note_mapping_checks(one_step: Stage, matches: list[Match], legacy_after: dict[str, Array],

@@ -23,7 +23,7 @@ TRACE_FORMAT = "tf1-migrate-parity-trace"
 TRACE_FORMAT_VERSION = 3
 """3: the sides are `SideTrace` records in strict JSON (2 wrote bare NaN tokens and untyped side records)."""
 CONFIG_KEYS_THAT_MUST_MATCH = ("pair", "mode", "steps", "seed", "params")
-FLAGS = {"mode": "--mode", "steps": "--steps", "seed": "--seed", "pair": "--pair"}
+"""Each of these but `params` is set by the flag of its name (`--pair`, `--mode` …)."""
 
 
 class TraceError(ValueError):
@@ -69,6 +69,6 @@ def check_config_matches(recorded: RecordedRun, config: dict[str, Any], path: Pa
     differing = [key for key in CONFIG_KEYS_THAT_MUST_MATCH if settings.get(key) != config.get(key)]
     if differing:
         details = ", ".join(f"{key}: trace {settings.get(key)!r} vs now {config.get(key)!r}" for key in differing)
-        flags = " ".join(f"{FLAGS[key]} {settings.get(key)}" for key in differing if key in FLAGS)
+        flags = " ".join(f"--{key} {settings.get(key)}" for key in differing if key != "params")
         hint = f" Re-run with {flags}" if flags else " Record a new trace with the current settings"
         raise TraceError(f"trace {path} was recorded with another config ({details}).{hint}.")

@@ -112,11 +112,6 @@ def compare_output(where: str, left: Array, right: Array, tolerance: float,
     return None, 0.0
 
 
-def relative_difference(difference: float, reference: Array) -> float:
-    """A served answer's largest |Δ| relative to the TF1 answers' largest magnitude."""
-    return relative_to(difference, float(np.nanmax(np.abs(reference))) if reference.size else 0.0)
-
-
 def why_values_differ(relatives: list[float], worst: float) -> str:
     """Rounding level (weights or kernels that differ in the last bits: another TensorFlow or Keras version) or not."""
     largest = max(relatives)
@@ -151,8 +146,9 @@ def compare_answers(legacy: Surface, modern: Surface, source: RequestSource, tol
             problem, difference = compare_output(f"`{key}` output `{name}`", expected[name], received[name], tolerance,
                                                  values)
             worst = max(worst, difference) if difference != float("inf") else worst
-            if problem and tolerance < difference < float("inf"):
-                drifts.append(relative_difference(difference, expected[name]))
+            if problem and tolerance < difference < float("inf"):  # relative to the TF1 answers' largest magnitude
+                scale = float(np.nanmax(np.abs(expected[name]))) if expected[name].size else 0.0
+                drifts.append(relative_to(difference, scale))
             if problem:
                 problems.append(problem)
     if drifts:

@@ -41,15 +41,10 @@ def is_optimizer(value: Any) -> bool:
 def optimizers_of(model: Any) -> list[Any]:
     """Every optimizer the model trains with: the compiled one(s), then those kept as attributes (Keras 3 idiom)."""
     found: list[Any] = []
-
-    def add(value: Any) -> None:
+    for value in [getattr(model, "optimizer", None), *vars(model).values()]:  # then in assignment order
         for item in value if isinstance(value, Sequence) and not isinstance(value, (str, bytes)) else [value]:
             if is_optimizer(item) and all(item is not known for known in found):
                 found.append(item)
-
-    add(getattr(model, "optimizer", None))
-    for value in list(vars(model).values()):  # assignment order: a subclassed model's own optimizers
-        add(value)
     return found
 
 

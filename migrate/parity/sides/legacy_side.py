@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -303,8 +303,9 @@ class LossRecorderHook(tf.compat.v1.train.SessionRunHook):
         self.recorder.end()
 
 
-def recording_model_fn(pair: Pair, seed: int) -> Callable[..., Any]:
-    """The pair's model_fn, every random source seeded first, its training loss put where `LossRecorderHook` finds it."""
+def estimator(pair: Pair, params: dict[str, Any], seed: int, model_dir: Path) -> Any:
+    """An Estimator of the pair's model_fn, every random source seeded first, its training loss put where
+    `LossRecorderHook` finds it."""
 
     def model_fn(features: Any, labels: Any, mode: str, params: dict[str, Any], config: Any) -> Any:
         seed_everything(seed)
@@ -313,11 +314,7 @@ def recording_model_fn(pair: Pair, seed: int) -> Callable[..., Any]:
             tf.compat.v1.add_to_collection(LOSS_COLLECTION, spec.loss)
         return spec
 
-    return model_fn
-
-
-def estimator(pair: Pair, params: dict[str, Any], seed: int, model_dir: Path) -> Any:
-    return tf.estimator.Estimator(recording_model_fn(pair, seed), config=run_config(model_dir, seed), params=params)
+    return tf.estimator.Estimator(model_fn, config=run_config(model_dir, seed), params=params)
 
 
 def train(pair: Pair, params: dict[str, Any], seed: int, prepared: Prepared, steps: int, progress: Progress,

@@ -167,10 +167,9 @@ class ModernSide:
                 tensor = layer.input
             except (AttributeError, ValueError, RuntimeError):
                 continue
-            if isinstance(tensor, (list, tuple, dict)):
-                continue
-            paths.append(path)
-            tensors.append(tensor)
+            if not isinstance(tensor, (list, tuple, dict)):  # a layer with one input only
+                paths.append(path)
+                tensors.append(tensor)
         if not tensors:
             return {}
         try:
