@@ -51,7 +51,11 @@ class ToleranceSchedule:
     def allowed(self, step: int) -> float:
         if self.until is not None and step > self.until:
             return float("inf")
-        return min(self.cap, self.start * self.growth ** max(step - 1, 0))
+        try:
+            grown = self.start * self.growth ** max(step - 1, 0)
+        except OverflowError:  # growth ** step past the largest float (1.25 beyond ~3,180 steps): the cap holds
+            grown = float("inf") if self.start else 0.0
+        return min(self.cap, grown)
 
     def describe(self) -> str:
         if self.start == 0.0:

@@ -35,6 +35,12 @@ def test_adam_schedule_is_tight_early_and_loose_late():
     assert compare_losses(legacy, {1: 2.0, 200: 1.05}, EXACT_ADAM).ok
 
 
+def test_a_growing_schedule_holds_its_cap_past_the_largest_float():
+    """1.25 ** step overflows a float beyond ~3,180 steps: a long exact Adam run must keep the cap, not crash."""
+    assert EXACT_ADAM.allowed(5000) == EXACT_ADAM.cap
+    assert compare_losses({5000: 1.0}, {5000: 1.05}, EXACT_ADAM).ok
+
+
 def test_missing_step_or_nan_is_a_violation():
     assert not compare_losses({1: 1.0, 2: 1.0}, {1: 1.0}, EXACT_SGD).ok
     assert not compare_losses({1: 1.0}, {1: float("nan")}, EXACT_SGD).ok
