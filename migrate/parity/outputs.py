@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 
 from migrate.core.atomic_write import replace_with, write_text_atomic
 from migrate.core.cli import UsageError
-from migrate.core.side_trace import encode
 
 if TYPE_CHECKING:
     from migrate.parity.result import ParityResult
@@ -56,6 +55,9 @@ def check_output_file(path: Path, flag: str) -> None:
 
 def strict_json(value: Any, indent: int | None = 2) -> str:
     """`value` as strict JSON, written by the side traces' codec: a non-finite float is ``{"float": "NaN"}``."""
+    # imported here: side_trace imports numpy, and `migrate parity` must load without it (exit 2, not a traceback)
+    from migrate.core.side_trace import encode
+
     return json.dumps(encode(value), indent=indent, allow_nan=False)
 
 
