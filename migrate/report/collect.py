@@ -22,6 +22,10 @@ _LEAVES = frozenset({
     ast.Global, ast.Nonlocal, ast.MatchSingleton, ast.Import, ast.ImportFrom,
 })
 _PLANS: dict[type, tuple[tuple[str, ...], bool]] = {}
+ChainVisitor = Callable[[ast.AST, ast.Call | None], None]
+"""`_chain_visitor`'s `chain(node, call)`."""
+_HOLDERS = frozenset({ast.Assign, ast.Expr})
+"""The commonest statements after calls (tensor2tensor: 27k assignments, 11k expression statements), walked inline."""
 
 
 class Collected(NamedTuple):
@@ -41,15 +45,20 @@ def collect(tree: ast.Module, roots: frozenset[str], class_roots: frozenset[str]
     """One explicit-stack walk: the nodes checks registered for and every maximal Load name chain rooted in a
     TensorFlow alias, and the rest `Collected` lists. A pure chain (`a.b.c`) is consumed whole: its inner `a.b` and
     `a` are not visited, so only maximal chains are seen and nothing is resolved twice."""
-    wanted, attributes, keywords, methods = _wanted()
+    keys = _wanted()
     stack: list[ast.AST] = [tree]
+    found = Collected([], [], [], [])
+    _walk(stack, found, _chain_visitor(found, stack.append, roots, class_roots, keys.attributes, keys.methods), roots, keys)
+    return found
+
+
+def _walk(stack: list[ast.AST], found: Collected, chain: ChainVisitor, roots: frozenset[str], keys: _Keys) -> None:
+    """`collect`'s loop: pop a node, record what it is for, push what it holds (every name a local, for speed)."""
     pop, push = stack.pop, stack.append
-    interesting, chains, on_calls, _ = found = Collected([], [], [], [])
-    chain = _chain_visitor(found, push, roots, class_roots, attributes, methods)
+    interesting, chains, on_calls, _ = found
+    wanted, attributes, keywords, _, barren, holders, plain_arguments = keys
     Name, Attribute, Call, Load, keyword, Arguments = ast.Name, ast.Attribute, ast.Call, ast.Load, ast.keyword, ast.arguments
-    plain_arguments = Arguments not in wanted and ast.arg not in wanted  # no check wants them: only their contents
     plans = _PLANS
-    barren = _LEAVES - wanted  # never collected, no children: not even pushed
     while stack:
         node = pop()
         kind = type(node)
@@ -89,6 +98,13 @@ def collect(tree: ast.Module, roots: frozenset[str], class_roots: frozenset[str]
             if type(node.value) not in barren:
                 push(node.value)
             continue
+        if kind in holders:  # `x = value`, `call()`: a target that is a plain name stores, so it is no chain
+            for target in node.targets if kind is ast.Assign else ():
+                if type(target) is not Name:
+                    push(target)
+            if type(node.value) not in barren:
+                push(node.value)
+            continue
         if kind is Arguments and plain_arguments:
             _push_parameters(node, push, barren)
             continue
@@ -106,13 +122,12 @@ def collect(tree: ast.Module, roots: frozenset[str], class_roots: frozenset[str]
                         push(item)
             elif value is not None and type(value) not in barren:
                 push(value)
-    return found
 
 
 def _chain_visitor(
     found: Collected, push: Callable[[ast.AST], None], roots: frozenset[str], class_roots: frozenset[str],
     attributes: frozenset[str], methods: frozenset[str],
-) -> Callable[[ast.AST, ast.Call | None], None]:
+) -> ChainVisitor:
     """`chain(node, call)`: what `collect` records of a called name or chain (`call` the `Call`), and the
     base it pushes when the chain does not start at a name (`f().a`, `x[0].b`)."""
     interesting, chains, on_calls, class_calls = found
@@ -158,14 +173,30 @@ def _plan(kind: type, wanted: frozenset[type]) -> tuple[tuple[str, ...], bool]:
     return fields, kind in wanted
 
 
+class _Keys(NamedTuple):
+    """What the registered checks make `collect` look for, and what that leaves it free to skip."""
+
+    types: frozenset[type]
+    """Node types some check is registered for."""
+    attributes: frozenset[str]
+    keywords: frozenset[str]
+    methods: frozenset[str]
+    """Attribute names, keyword names and called method names (`".run()"`) some check is registered for."""
+    barren: frozenset[type]
+    """Leaves no check wants: never collected, no children, so never even pushed."""
+    holders: frozenset[type]
+    """`_HOLDERS` no check wants: walked inline."""
+    plain_arguments: bool
+    """No check wants parameter lists or parameters: only their annotations and defaults are walked."""
+
+
 @lru_cache(maxsize=1)
-def _wanted() -> tuple[frozenset[type], frozenset[str], frozenset[str], frozenset[str]]:
-    """Node types, attribute names, keyword names and called method names (`".run()"`) some check is registered for."""
+def _wanted() -> _Keys:
+    """The keys of the registered checks (`CHECKS`), derived once."""
     types = frozenset(key for key in CHECKS if isinstance(key, type) and issubclass(key, ast.AST) and key not in KEYS_OF)
     strings = [key for key in CHECKS if isinstance(key, str)]
     attributes = frozenset(key[1:] for key in strings if key.startswith(".") and not key.endswith("()"))
     keywords = frozenset(key[:-1] for key in strings if key.endswith("="))
     called = frozenset(key[1:-2] for key in strings if key.startswith(".") and key.endswith("()"))
-    return types, attributes, keywords, called
-
-
+    plain_arguments = ast.arguments not in types and ast.arg not in types
+    return _Keys(types, attributes, keywords, called, _LEAVES - types, _HOLDERS - types, plain_arguments)

@@ -104,15 +104,15 @@ def test_huge_file_is_skipped_by_the_size_cap(write, run_scan, tmp_path: Path) -
 def test_unreadable_file_is_skipped(write, run_scan, tmp_path: Path, monkeypatch) -> None:
     write("good.py", GOOD)
     locked = write("locked.py", GOOD)
-    if os.geteuid() == 0:  # root reads anything: simulate the permission error instead
-        real_open = open
+    if os.geteuid() == 0:  # root reads anything: simulate the permission error instead (the scan opens with os.open)
+        real_open = os.open
 
         def guarded_open(path, *args, **kwargs):
             if str(path) == str(locked):
                 raise PermissionError(13, "Permission denied")
             return real_open(path, *args, **kwargs)
 
-        monkeypatch.setattr("builtins.open", guarded_open)
+        monkeypatch.setattr(os, "open", guarded_open)
     else:
         locked.chmod(0)
     report = run_scan(tmp_path)
