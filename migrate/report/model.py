@@ -99,9 +99,19 @@ class FileResult:
 
     def __getstate__(self) -> tuple:
         """The fields, findings as plain tuples: pickled one by one, a `Finding` costs a Python call to
-        `__getnewargs__` in the worker and one to its class's `__new__` in the parent (thousands a run)."""
+        `__getnewargs__` in the worker and one to its class's `__new__` in the parent (thousands a run).
+
+        Equal messages are made one string first (`_shared_message`): the advice repeats (tensor2tensor's
+        4,146 findings have 317 distinct messages), and pickle writes a string it has seen in the same
+        dump as a reference to it — a third less to pickle, send and read back (1.18 → 0.80 MB), and
+        the parent's renderers see one object per message.
+        """
         fields = self._fields()
-        return (*fields[:_FINDINGS], list(map(tuple, self.findings)), *fields[_FINDINGS + 1:])
+        findings = [
+            (path, cell, line, column, code, _shared_message(message, message))
+            for path, cell, line, column, code, message in self.findings
+        ]
+        return (*fields[:_FINDINGS], findings, *fields[_FINDINGS + 1:])
 
     def __setstate__(self, state: tuple) -> None:
         for name, value in zip(self.__slots__, state):
@@ -110,5 +120,8 @@ class FileResult:
 
 
 _FINDINGS = FileResult.__slots__.index("findings")
+_SHARED_MESSAGES: dict[str, str] = {}
+_shared_message = _SHARED_MESSAGES.setdefault
+"""`_shared_message(text, text)`: the one string of each distinct message this process has pickled."""
 _as_finding = partial(tuple.__new__, Finding)
 """A plain tuple of a `Finding`'s fields back into a `Finding` (what `Finding._make` does, without its Python frame)."""
