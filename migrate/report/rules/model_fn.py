@@ -46,10 +46,13 @@ SIGNATURE = ("features", "labels", "mode")
 
 
 def _is_model_fn(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    names = [argument.arg for argument in node.args.posonlyargs + node.args.args if argument.arg not in ("self", "cls")]
-    if names[:3] == list(SIGNATURE):
-        return True
-    return node.name.endswith("model_fn") and "mode" in names + [argument.arg for argument in node.args.kwonlyargs]
+    """Every function of a file that uses TensorFlow is asked (6,190 on tensor2tensor): most take no `mode`,
+    which either form of a model_fn does, and are answered by that alone."""
+    arguments = node.args
+    names = [argument.arg for argument in arguments.posonlyargs + arguments.args if argument.arg not in ("self", "cls")]
+    if "mode" not in names:
+        return node.name.endswith("model_fn") and any(argument.arg == "mode" for argument in arguments.kwonlyargs)
+    return names[:3] == list(SIGNATURE) or node.name.endswith("model_fn")
 
 
 @register(RULE, ast.FunctionDef, ast.AsyncFunctionDef)
