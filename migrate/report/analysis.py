@@ -18,7 +18,6 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Mapping
-from functools import partial
 from typing import TYPE_CHECKING
 
 from migrate.report.class_facts import class_calls, class_infos, qualified_class
@@ -26,7 +25,7 @@ from migrate.report.collect import Collected, collect
 from migrate.report.collector import paused
 from migrate.report.context import FileContext, Reference
 from migrate.report.dispatch import checks_for, import_references, references
-from migrate.report.model import FileResult, Finding, Locator
+from migrate.report.model import FileResult, Finding, Locator, as_finding
 from migrate.report.phases import MENTION, hook_passes
 from migrate.report.registry import fallback_codes, import_rules
 from migrate.report.unbound_tf import unbound_tf_import
@@ -49,11 +48,6 @@ _PYTHON2_HINTS = (
     (r"\bur[\"']", "`ur''` string"),
 )
 """Patterns of a Python 2 line, compiled on first use (`re`'s cache): only a syntax error needs them."""
-new_finding = partial(tuple.__new__, Finding)
-"""`Finding(*fields)` for `_run_checks`, which makes thousands: without the Python-level `__new__` of a NamedTuple
-(`migrate.report.dispatch.new_reference` says why)."""
-
-
 def analyse_file(
     source: SourceFile,
     max_bytes: int = DEFAULT_MAX_BYTES,
@@ -220,7 +214,7 @@ def _run_checks(
                 cell, line = place = locate(found.lineno)
                 if not rule.fallback:
                     covered.add(place)
-                findings.append(new_finding((path, cell, line, found.col_offset, rule.code, message)))
+                findings.append(as_finding((path, cell, line, found.col_offset, rule.code, message)))
     _fold_uses(result, flagged, produced, uses)
     _drop_covered_fallbacks(result.findings)
 

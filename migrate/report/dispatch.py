@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import Any
 
-from migrate.report.context import Reference
+from migrate.report.context import Reference, as_reference
 from migrate.report.registry import CHECKS
 from migrate.scanning.aliases import AliasTable, Binding, absolute_module
 from migrate.scanning.api_tree import is_module
@@ -27,12 +27,6 @@ def dispatch_keys(name: str) -> tuple[str, ...]:
         name = name.rpartition(".")[0]
         keys.append(f"{name}.*")
     return tuple(keys)
-
-
-new_reference = partial(tuple.__new__, Reference)
-"""`Reference(*fields)` for the loops that make thousands (7,682 references on tensor2tensor): the `__new__` a
-NamedTuple generates is a Python function entered from C at each call (about 1,200 instructions); `tuple.__new__`,
-which `Reference._make` calls too, is not."""
 
 
 KEYS_OF: dict[type, Callable[[Any], tuple[str, ...]]] = {
@@ -90,7 +84,7 @@ def references(chains: list[tuple[ast.expr, ast.Call | None]], aliases: AliasTab
         reference = None
         if resolved is not None:
             name, checks = resolved
-            reference = new_reference((node, name, f"{root}.{path}" if path else root, call, qualified))
+            reference = as_reference((node, name, f"{root}.{path}" if path else root, call, qualified))
             references.append((reference, checks))
         if binding.node is not None and node is not binding.node:
             key = id(binding)

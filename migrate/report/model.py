@@ -116,12 +116,13 @@ class FileResult:
     def __setstate__(self, state: tuple) -> None:
         for name, value in zip(self.__slots__, state):
             setattr(self, name, value)
-        self.findings = list(map(_as_finding, self.findings))
+        self.findings = list(map(as_finding, self.findings))
 
 
 _FINDINGS = FileResult.__slots__.index("findings")
 _SHARED_MESSAGES: dict[str, str] = {}
 _shared_message = _SHARED_MESSAGES.setdefault
 """`_shared_message(text, text)`: the one string of each distinct message this process has pickled."""
-_as_finding = partial(tuple.__new__, Finding)
-"""A plain tuple of a `Finding`'s fields back into a `Finding` (what `Finding._make` does, without its Python frame)."""
+as_finding = partial(tuple.__new__, Finding)
+"""A plain tuple of a `Finding`'s fields as a `Finding` (what `Finding._make` does, without its Python frame): for
+the thousands made a run, by the checks (`migrate.report.analysis`) and when the parent unpickles them."""

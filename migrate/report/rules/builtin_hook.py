@@ -62,9 +62,11 @@ def builtin_hook_name(name: str) -> str | None:
 
 @register(RULE, *(f"{module}*" for module in HOOK_MODULES))
 def check(reference: Reference, context: FileContext) -> Iterator[Message]:
-    hook = builtin_hook_name(reference.name)
     call = reference.call
-    if hook is None or call is None:
+    if call is None:
+        return
+    hook = builtin_hook_name(reference.name)
+    if hook is None:
         return
     spelling, node = reference.spelling, call
     equivalent = context.hook_map.get(hook)

@@ -49,9 +49,13 @@ def _is_model_fn(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Every function of a file that uses TensorFlow is asked (6,190 on tensor2tensor): most take no `mode`,
     which either form of a model_fn does, and are answered by that alone."""
     arguments = node.args
-    names = [argument.arg for argument in arguments.posonlyargs + arguments.args if argument.arg not in ("self", "cls")]
-    if "mode" not in names:
+    positional = arguments.posonlyargs + arguments.args
+    for argument in positional:  # a loop, not a comprehension: no function object made per call
+        if argument.arg == "mode":
+            break
+    else:
         return node.name.endswith("model_fn") and any(argument.arg == "mode" for argument in arguments.kwonlyargs)
+    names = [argument.arg for argument in positional if argument.arg not in ("self", "cls")]
     return names[:3] == list(SIGNATURE) or node.name.endswith("model_fn")
 
 
