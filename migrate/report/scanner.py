@@ -10,6 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
@@ -81,16 +82,10 @@ class Report:
         return 1 if self.findings else 0
 
     def counts_by_rule(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for finding in self.findings:
-            counts[finding.code] = counts.get(finding.code, 0) + 1
-        return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+        return _most_first(Counter(finding.code for finding in self.findings))
 
     def counts_by_file(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for finding in self.findings:
-            counts[finding.path] = counts.get(finding.path, 0) + 1
-        return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+        return _most_first(Counter(finding.path for finding in self.findings))
 
     def effort(self) -> dict[str, dict[str, int]]:
         """effort class → {rule code: findings}, in `registry.EFFORTS` order."""
@@ -98,6 +93,11 @@ class Report:
         for code, count in self.counts_by_rule().items():
             overview[self.rules[code].effort][code] = count
         return overview
+
+
+def _most_first(counts: Counter[str]) -> dict[str, int]:
+    """The counts, largest first, ties by name."""
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
 def scan(paths: Sequence[str], options: ScanOptions = ScanOptions()) -> Report:

@@ -126,11 +126,18 @@ class Encoded:
 
 def string_encoder() -> Callable[[str | None], str]:
     """A function writing a string (or None) as `json.dumps(..., ensure_ascii=False)` does."""
+    encode_string = str_encoder()
+    return lambda value: "null" if value is None else encode_string(value)
+
+
+def str_encoder() -> Callable[[str], str]:
+    """`string_encoder` for a value that is always a string: the C encoder itself, no Python call around it
+    (the report's thousands of finding messages)."""
     try:
         from _json import encode_basestring
     except ImportError:  # no C accelerator
         from json.encoder import py_encode_basestring as encode_basestring
-    return lambda value: "null" if value is None else encode_basestring(value)
+    return encode_basestring
 
 
 _CONTAINERS = (dict, list, tuple)

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 
 import migrate
 from migrate.report.formats import register_format
-from migrate.report.formats.common import Encoded, indented_json, string_encoder
+from migrate.report.formats.common import Encoded, indented_json, str_encoder, string_encoder
 
 if TYPE_CHECKING:
     from migrate.report.scanner import Report
@@ -89,7 +89,7 @@ def encoded_findings(report: Report, indent: str = "  ") -> Encoded:
     if not report.findings:
         return Encoded(["[]"])
     inner, field = indent + "  ", indent + "    "
-    json_string = string_encoder()
+    json_string, encode_str = string_encoder(), str_encoder()
     rules = {
         code: f",\n{field}".join(
             f'"{key}": {json_string(value)}'
@@ -103,12 +103,12 @@ def encoded_findings(report: Report, indent: str = "  ") -> Encoded:
     for finding in report.findings:
         path = paths.get(finding.path)
         if path is None:
-            path = paths[finding.path] = json_string(finding.path)
+            path = paths[finding.path] = encode_str(finding.path)
         cell = "null" if finding.cell is None else finding.cell
         items.append(
             f'{{\n{field}"path": {path},\n{field}"cell": {cell},\n{field}"line": {finding.line},\n'
             f'{field}"column": {finding.column + 1},\n{field}{rules[finding.code]},\n'
-            f'{field}"message": {json_string(finding.message)}\n{inner}}}'
+            f'{field}"message": {encode_str(finding.message)}\n{inner}}}'
         )
         items.append(separator)
     items[-1] = f"\n{indent}]"
