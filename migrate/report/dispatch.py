@@ -54,17 +54,23 @@ def references(chains: list[tuple[ast.expr, ast.Call | None]], aliases: AliasTab
     history = aliases.history
     simple = {name: bindings[0] for name, bindings in history.items() if len(bindings) == 1 and bindings[0].scope is None}
     flaggable: dict[int, bool] = {}
-    Attribute = ast.Attribute
+    Attribute, Name = ast.Attribute, ast.Name
     binding_of = aliases.binding
     for node, call in chains:
-        attributes = []
-        base = node
-        while type(base) is Attribute:
-            attributes.append(base.attr)
-            base = base.value
-        if type(base) is not ast.Name:
-            continue
-        root = base.id
+        if type(node) is Name:
+            root, path = node.id, ""
+        elif type(node) is Attribute and type(node.value) is Name:  # `tf.reduce_sum`: 10,174 of 13,249 chains
+            root, path = node.value.id, node.attr
+        else:
+            attributes = []
+            base = node
+            while type(base) is Attribute:
+                attributes.append(base.attr)
+                base = base.value
+            if type(base) is not Name:
+                continue
+            attributes.reverse()
+            root, path = base.id, ".".join(attributes)
         binding = simple.get(root) or binding_of(root, node.lineno, node.col_offset)
         if binding is None:
             continue
@@ -73,13 +79,7 @@ def references(chains: list[tuple[ast.expr, ast.Call | None]], aliases: AliasTab
             if binding.origin is not None:
                 uses.append((binding, None))
             continue
-        if attributes:
-            attributes.reverse()
-            path = ".".join(attributes)
-            qualified = f"{value}.{path}"
-        else:
-            path = ""
-            qualified = value
+        qualified = f"{value}.{path}" if path else value
         resolved = resolve(qualified)
         reference = None
         if resolved is not None:
