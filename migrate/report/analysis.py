@@ -140,7 +140,7 @@ def analyse_tree(
     result.class_calls = class_calls(found.class_calls, aliases, result.module, local_classes, locate)
     if uses_tensorflow or through_wrappers:
         chain_references, uses = references(found.chains, aliases)
-        dispatched = [(node, checks_for(node)) for node in found.interesting]
+        dispatched = [(node, checks_for(node)) for node in (*statements.imports, *found.interesting)]
         dispatched += import_references(statements.imports, aliases) + chain_references + through_wrappers
         _run_checks(dispatched, context, result, locate, uses)
     if statements.classes:

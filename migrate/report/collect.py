@@ -32,7 +32,8 @@ class Collected(NamedTuple):
     """What the walk of one file found (`collect`)."""
 
     interesting: list[ast.AST]
-    """Nodes some check is registered for: by type, `.attr`, `arg=`, or the `Call` of a `.method()`."""
+    """Nodes some check is registered for: by type, `.attr`, `arg=`, or the `Call` of a `.method()`. Not imports:
+    the statement pre-pass lists them all (`Statements.imports`), and the analysis dispatches them from there."""
     chains: list[tuple[ast.expr, ast.Call | None]]
     """Every maximal Load chain rooted in a TensorFlow alias, with the `Call` that calls it (if any)."""
     on_calls: list[tuple[ast.AST, ast.Call, ast.Call | None]]
@@ -177,7 +178,7 @@ class _Keys(NamedTuple):
     """What the registered checks make `collect` look for, and what that leaves it free to skip."""
 
     types: frozenset[type]
-    """Node types some check is registered for."""
+    """Node types some check is registered for, imports left out (`Collected.interesting` says why)."""
     attributes: frozenset[str]
     keywords: frozenset[str]
     methods: frozenset[str]
@@ -193,7 +194,10 @@ class _Keys(NamedTuple):
 @lru_cache(maxsize=1)
 def _wanted() -> _Keys:
     """The keys of the registered checks (`CHECKS`), derived once."""
-    types = frozenset(key for key in CHECKS if isinstance(key, type) and issubclass(key, ast.AST) and key not in KEYS_OF)
+    types = frozenset(
+        key for key in CHECKS
+        if isinstance(key, type) and issubclass(key, ast.AST) and key not in KEYS_OF and key not in (ast.Import, ast.ImportFrom)
+    )
     strings = [key for key in CHECKS if isinstance(key, str)]
     attributes = frozenset(key[1:] for key in strings if key.startswith(".") and not key.endswith("()"))
     keywords = frozenset(key[:-1] for key in strings if key.endswith("="))
