@@ -30,7 +30,7 @@ from migrate.report.phases import MENTION, hook_passes
 from migrate.report.registry import fallback_codes, import_rules
 from migrate.report.unbound_tf import unbound_tf_import
 from migrate.report.wrappers import KnownWrappers, WrapperSource, wrapper_functions, wrapper_references, wrapper_results
-from migrate.scanning.aliases import AliasTable, Binding, build_alias_table
+from migrate.scanning.aliases import AliasTable, Binding, scoped_alias_table
 from migrate.scanning.names import is_tensorflow
 from migrate.scanning.sources import DEFAULT_MAX_BYTES, SkipFile, SourceFile, module_names, read_source
 from migrate.scanning.statements import Statements, statement_pass
@@ -158,23 +158,24 @@ def _bindings(
     """The file's alias table and check context, its own wrapper functions (into `result`), and every wrapper
     it may call (its own, then `wrappers`). A name bound to a known wrapper's result (`tfe = contrib.eager()`)
     is the module it returns, as if imported; so is `tf` used but not imported (`migrate.report.unbound_tf`)."""
-    imports, assignments = statements.imports, statements.assignments
+    imports = statements.imports
     tf_import = unbound_tf_import(imports, text)
     if tf_import is not None:
         imports = [*imports, tf_import]
-    aliases = build_alias_table(imports, assignments, (), package, statements.scopes, statements.rebindings)
+    aliases = scoped_alias_table(imports, statements, package)
     result.wrappers = wrapper_functions(tree, aliases, statements.returns)
     known = KnownWrappers({f"{result.module}.{name}": target for name, target in result.wrappers.items()}, wrappers)
-    module_bindings = wrapper_results(assignments, aliases, result, known)
+    module_bindings = wrapper_results(statements.calls, aliases, result, known)
+    assignments = statements.assignments
     if module_bindings:
         for synthetic, assignment in module_bindings:
             if id(assignment) in statements.scopes:
                 statements.scopes[id(synthetic)] = statements.scopes[id(assignment)]
         replaced = {id(assignment) for _, assignment in module_bindings}
         assignments = [assignment for assignment in assignments if id(assignment) not in replaced]
-        aliases = build_alias_table(
-            [*imports, *(synthetic for synthetic, _ in module_bindings)], assignments, (), package,
-            statements.scopes, statements.rebindings,
+        plain = [assignment for assignment in statements.plain if id(assignment) not in replaced]
+        aliases = scoped_alias_table(
+            [*imports, *(synthetic for synthetic, _ in module_bindings)], statements._replace(plain=plain), package
         )
     result.exports = dict(aliases.bindings)
     return aliases, FileContext(tree, aliases, assignments, hook_map, text), known
@@ -241,9 +242,8 @@ def _find_hook_passes(tree: ast.Module, text: str, result: FileResult, statement
     for node, qualname in statements.classes:
         classes.setdefault(node.name, qualname)
     mentions = _matching_lines(MENTION, text)
-    functions = [function for function, *_ in statements.rebindings if not isinstance(function, str)]
     result.hook_passes = hook_passes(
-        tree, lambda node: qualified_class(node, aliases, result.module, classes), mentions, functions
+        tree, lambda node: qualified_class(node, aliases, result.module, classes), mentions, statements.functions
     )
 
 

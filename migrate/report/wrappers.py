@@ -72,16 +72,15 @@ def wrapper_functions(
 
 
 def wrapper_results(
-    assignments: list, aliases: AliasTable, result: FileResult, wrappers: WrapperSource
+    calls: list[ast.Assign], aliases: AliasTable, result: FileResult, wrappers: WrapperSource
 ) -> list[tuple[ast.ImportFrom, ast.Assign]]:
     """`tfe = contrib.eager()` (tensor2tensor's contrib module): for a known wrapper function, an import of the
-    module it returns, standing where the assignment stands."""
+    module it returns, standing where the assignment stands. `calls`: the assignments of a call without
+    arguments (`migrate.scanning.statements.Statements.calls`)."""
     bindings = []
-    for assignment in assignments:
+    for assignment in calls:
         value = assignment.value
-        if type(value) is not ast.Call or value.args or value.keywords or type(assignment) is not ast.Assign:
-            continue
-        if len(assignment.targets) != 1 or type(assignment.targets[0]) is not ast.Name:
+        if type(value) is not ast.Call or len(assignment.targets) != 1 or type(assignment.targets[0]) is not ast.Name:
             continue
         qualified = _called_name(value.func, aliases, result)
         if qualified is None:

@@ -17,8 +17,10 @@ re-binds it to something that is not TensorFlow.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
-from typing import NamedTuple
+from collections.abc import Iterable, Iterator
+from itertools import chain, compress
+from operator import attrgetter, itemgetter
+from typing import NamedTuple, Protocol
 
 from migrate.scanning.api_tree import binds_alias
 from migrate.scanning.names import canonical, is_tensorflow
@@ -71,6 +73,10 @@ class Binding(NamedTuple):
     origin: str | None = None
 
 
+_new_binding = tuple.__new__
+"""`Binding`'s tuple made without the Python-level `__new__` a NamedTuple's constructor runs (`_bind_import`)."""
+
+
 class AliasTable:
     """Local name → fully qualified dotted name, for one file, by position."""
 
@@ -80,35 +86,50 @@ class AliasTable:
         """Module-level aliases as the module ends: what other modules import from it."""
         self.star_modules: list[str] = []
         self.history: dict[str, list[Binding]] = {}
+        self._tensorflow_names: set[str] = set()
+        """The names some binding of `history` gives a TensorFlow value or origin (`roots`), kept as they are bound."""
 
     def bind(self, binding: Binding) -> None:
-        self.history.setdefault(binding.name, []).append(binding)
+        name, value = binding.name, binding.value
+        self.history.setdefault(name, []).append(binding)
         if binding.scope is None:
-            if binding.value is None:
-                self.bindings.pop(binding.name, None)
+            if value is None:
+                self.bindings.pop(name, None)
             else:
-                self.bindings[binding.name] = binding.value
+                self.bindings[name] = value
+        if binding.origin or (value and is_tensorflow(value)):
+            self._tensorflow_names.add(name)
 
-    def add_import(self, node: ast.Import, scope: Scope = None) -> None:
+    def add_import(self, node: ast.Import, scope: Scope = None, end: tuple[int, int] | None = None) -> None:
+        """`import a.b` binds `a`; `import a.b as c` binds `c` to `a.b`. `end`: the statement's end, when known."""
+        line, column = end or _end(node)
         for alias in node.names:
             if alias.asname:
-                self._bind_import(alias.asname, alias.name, node, scope)
+                self._bind_import(alias.asname, alias.name, node, line, column, scope)
             else:
                 root = alias.name.partition(".")[0]
-                self._bind_import(root, root, node, scope)
+                self._bind_import(root, root, node, line, column, scope)
 
-    def add_import_from(self, node: ast.ImportFrom, scope: Scope = None) -> None:
+    def add_import_from(self, node: ast.ImportFrom, scope: Scope = None, end: tuple[int, int] | None = None) -> None:
+        """`from m import a as b` binds `b` to `m.a` (relative `m` resolved); `from m import *` is remembered."""
         module = absolute_module(node.module, node.level, self.package)
         if module is None:
             return
+        line, column = end or _end(node)
         for alias in node.names:
-            if alias.name == "*":
+            name = alias.name
+            if name == "*":
                 self.star_modules.append(module)
                 continue
-            self._bind_import(alias.asname or alias.name, f"{module}.{alias.name}", node, scope)
+            self._bind_import(alias.asname or name, f"{module}.{name}", node, line, column, scope)
 
-    def _bind_import(self, name: str, value: str, node: ast.stmt, scope: Scope) -> None:
-        self.bind(Binding(name, value, *_end(node), scope, node))
+    def _bind_import(self, name: str, value: str, node: ast.stmt, line: int, column: int, scope: Scope) -> None:
+        """`bind` for an import (2 in 3 bindings on tensor2tensor): its value is never None, its origin always."""
+        self.history.setdefault(name, []).append(_new_binding(Binding, (name, value, line, column, scope, node, None)))
+        if scope is None:
+            self.bindings[name] = value
+        if is_tensorflow(value):
+            self._tensorflow_names.add(name)
 
     def add_assignment(self, node: ast.Assign | ast.AnnAssign, scope: Scope = None) -> None:
         """Record `name = chain` as of its position: an alias, a value, or a re-binding."""
@@ -130,6 +151,7 @@ class AliasTable:
 
     def forget(self, names: Iterable[str]) -> None:
         for name in names:
+            self._tensorflow_names.discard(name)
             self.bindings.pop(name, None)
             self.history.pop(name, None)
 
@@ -178,13 +200,33 @@ class AliasTable:
 
     def roots(self) -> frozenset[str]:
         """Names that stand for TensorFlow somewhere in the file (an alias or a value from it)."""
-        return frozenset(
-            name for name, history in self.history.items()
-            if any(binding.origin or (binding.value and is_tensorflow(binding.value)) for binding in history)
-        )
+        return frozenset(self._tensorflow_names)
 
     def binds_tensorflow(self) -> bool:
         return bool(self.roots()) or any(is_tensorflow(module) for module in self.star_modules)
+
+
+class BindingStatements(Protocol):
+    """The statements an alias table is built from, sorted by what they may bind (`migrate.scanning.statements`)."""
+
+    @property
+    def scopes(self) -> dict[int, Scope]: ...
+    @property
+    def chains(self) -> list[ast.Assign | ast.AnnAssign]: ...
+    @property
+    def plain(self) -> list[ast.Assign]: ...
+    @property
+    def definitions(self) -> list[tuple[str, int, int, Scope]]: ...
+    @property
+    def functions(self) -> list[ast.FunctionDef | ast.AsyncFunctionDef]: ...
+
+
+class _Sorted(NamedTuple):
+    scopes: dict[int, Scope]
+    chains: list[ast.Assign | ast.AnnAssign]
+    plain: list[ast.Assign]
+    definitions: list[tuple[str, int, int, Scope]]
+    functions: list[ast.FunctionDef | ast.AsyncFunctionDef]
 
 
 def build_alias_table(
@@ -192,89 +234,156 @@ def build_alias_table(
     assignments: list[ast.Assign | ast.AnnAssign],
     shadowing_names: Iterable[str],
     package: str,
-    scopes: dict[int, Scope] | None = None,
-    rebindings: Iterable[tuple[str | ast.FunctionDef | ast.AsyncFunctionDef, int, int, Scope]] = (),
 ) -> AliasTable:
-    """Imports and chain assignments in source order; `scopes` maps id(statement) → its scope.
-
-    `shadowing_names` (module-level `class`/`def` names) and `rebindings`
-    ((name, line, column, scope) of other bindings; a function node instead of
-    a name stands for its parameters, in its own scope) only matter for names
-    some import or chain assignment binds.
-    """
-    scopes = scopes or {}
-    table = AliasTable(package)
-    chains, others = [], []
+    """The table of module-level statements (no scopes): imports and chain assignments in source order, every
+    other assignment and the `shadowing_names` (module-level `class`/`def` names) re-binding names."""
+    chains: list[ast.Assign | ast.AnnAssign] = []
+    plain: list[ast.Assign] = []
+    definitions: list[tuple[str, int, int, Scope]] = []
     for node in assignments:
         value = node.value
-        if value is None:
-            continue
-        kind = type(value)
-        (chains if kind is ast.Name or kind is ast.Attribute else others).append(node)
-    events: list[tuple[tuple[int, int], int, object]] = []
-    for node in imports:
-        events.append((_end(node), 0, node))
-    tracked: set[str] = set()
-    for node in imports:
-        if type(node) is ast.Import:
-            tracked.update(alias.asname or alias.name.partition(".")[0] for alias in node.names)
-        else:
-            tracked.update(alias.asname or alias.name for alias in node.names)
-    tracked |= {target.id for node in chains for target in _targets(node) if type(target) is ast.Name}
-    for node in chains:
-        if _root(node.value) in tracked:
-            events.append((_end(node), 1, node))
-    events += _rebinding_events(others, rebindings, tracked, scopes)
-    events.sort(key=lambda event: event[0])
-    for (line, column), kind, item in events:
-        if kind == 0:
-            if isinstance(item, ast.Import):
-                table.add_import(item, scopes.get(id(item)))
-            else:
-                table.add_import_from(item, scopes.get(id(item)))
-        elif kind == 1:
-            table.add_assignment(item, scopes.get(id(item)))
-        else:
-            name, scope = item
-            table.rebind(name, line, column, scope)
+        if type(value) is ast.Name or type(value) is ast.Attribute:
+            chains.append(node)
+        elif type(node) is ast.Assign:
+            plain.append(node)
+        elif value is not None and type(node.target) is ast.Name:
+            definitions.append((node.target.id, *_end(node), None))
+    table = scoped_alias_table(imports, _Sorted({}, chains, plain, definitions, []), package)
     table.forget(shadowing_names)
     return table
 
 
-def _rebinding_events(
-    others: list[ast.Assign | ast.AnnAssign],
-    rebindings: Iterable[tuple[str | ast.FunctionDef | ast.AsyncFunctionDef, int, int, Scope]],
-    tracked: set[str],
-    scopes: dict[int, Scope],
-) -> list[tuple[tuple[int, int], int, object]]:
-    """(where, 2, (name, scope)) for each re-binding of a `tracked` name: by an assignment of something other than a
-    chain (`others`), a def or class, or a function's parameter (inside that function)."""
+def scoped_alias_table(
+    imports: list[ast.Import | ast.ImportFrom], statements: BindingStatements, package: str
+) -> AliasTable:
+    """Imports and chain assignments in source order, each in its scope (`statements.scopes`: id(statement) →
+    scope), and the re-bindings of the names they bind: by other assignments, definitions and parameters.
+
+    Only names that may stand for something imported are followed (`_aliased`): a re-binding of any other
+    name would only replace one binding without a value by another.
+    """
+    scopes = statements.scopes
+    table = AliasTable(package)
     events: list[tuple[tuple[int, int], int, object]] = []
-    name_type, assign_type, attribute_type, subscript_type = ast.Name, ast.Assign, ast.Attribute, ast.Subscript
-    for node in others:
-        for target in node.targets if type(node) is assign_type else (node.target,):
-            kind = type(target)
-            if kind is name_type:
-                if target.id in tracked:
-                    events.append((_end(node), 2, (target.id, scopes.get(id(node)))))
-            elif kind is not attribute_type and kind is not subscript_type:
+    imported: set[str] = set()
+    for node in imports:
+        events.append((_end(node), 0, node))
+        if type(node) is ast.Import:
+            for alias in node.names:
+                imported.add(alias.asname or alias.name.partition(".")[0])
+        else:
+            for alias in node.names:
+                imported.add(alias.asname or alias.name)
+    chains = _chain_targets(statements.chains)
+    tracked = imported.union(*(targets for _, _, targets in chains))
+    events += [(_end(node), 1, node) for node, root, _ in chains if root in tracked]
+    events += _rebinding_events(statements, _aliased(imported, chains) if chains else imported)
+    events.sort(key=itemgetter(0))
+    for end, kind, item in events:
+        if kind == 0:
+            if type(item) is ast.Import:
+                table.add_import(item, scopes.get(id(item)), end)
+            else:
+                table.add_import_from(item, scopes.get(id(item)), end)
+        elif kind == 1:
+            table.add_assignment(item, scopes.get(id(item)))
+        else:
+            name, scope = item
+            table.rebind(name, *end, scope)
+    return table
+
+
+def _chain_targets(chains: list[ast.Assign | ast.AnnAssign]) -> list[tuple[ast.Assign | ast.AnnAssign, str | None, list[str]]]:
+    """(assignment, the root name of its chain, the names it binds) of each chain assignment."""
+    found = []
+    for node in chains:
+        targets = node.targets if type(node) is ast.Assign else [node.target]
+        found.append((node, _root(node.value), [target.id for target in targets if type(target) is ast.Name]))
+    return found
+
+
+def _aliased(imported: set[str], chains: list[tuple[ast.AST, str | None, list[str]]]) -> set[str]:
+    """The names an import binds, and the targets of chains from those (`flags = tf.flags`), transitively.
+
+    Any other name only ever holds something without a value here (a chain from a name nothing imported), so
+    its re-bindings need no events: the lookups that find one of its bindings find no value either way."""
+    aliased = set(imported)
+    from_root: dict[str | None, list[str]] = {}
+    for _, root, targets in chains:
+        from_root.setdefault(root, []).extend(targets)
+    pending = [root for root in from_root if root in aliased]
+    while pending:
+        for name in from_root.get(pending.pop(), ()):
+            if name not in aliased:
+                aliased.add(name)
+                pending.append(name)
+    return aliased
+
+
+def _rebinding_events(statements: BindingStatements, aliased: set[str]) -> list[tuple[tuple[int, int], int, object]]:
+    """(where, 2, (name, scope)) for each re-binding of an `aliased` name: by an assignment of something other
+    than a chain, a def or class, or a function's parameter (inside that function).
+
+    Few files re-bind such a name, so each kind is first checked as a whole at C speed (`map`, `attrgetter`,
+    `set.isdisjoint`; tensor2tensor's 24,600 plain assignments and 6,600 functions) and walked in Python only
+    when it does."""
+    events: list[tuple[tuple[int, int], int, object]] = []
+    plain, scopes = statements.plain, statements.scopes
+    if plain and _may_rebind(plain, aliased):
+        for node in plain:
+            for target in node.targets:
                 for name in _bound_names(target):
-                    if name in tracked:
+                    if name in aliased:
                         events.append((_end(node), 2, (name, scopes.get(id(node)))))
-    for name, line, column, scope in rebindings:
-        if type(name) is str:
-            if name in tracked:
-                events.append(((line, column), 2, (name, scope)))
-            continue
-        arguments = name.args  # a function: its parameters re-bind names inside it
-        for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg):
-            if argument is not None and argument.arg in tracked:
-                events.append(((line, column), 2, (argument.arg, scope)))
+    definitions = statements.definitions
+    if not aliased.isdisjoint(map(itemgetter(0), definitions)):
+        events += [((line, column), 2, (name, scope)) for name, line, column, scope in definitions if name in aliased]
+    functions = statements.functions
+    if functions and not aliased.isdisjoint(_parameter_names(functions)):
+        for function in functions:
+            arguments = function.args
+            where = (function.lineno, function.col_offset)
+            inner = (function.lineno, function.end_lineno or function.lineno)
+            for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg):
+                if argument is not None and argument.arg in aliased:
+                    events.append((where, 2, (argument.arg, inner)))
     return events
 
 
-def _end(node: ast.AST) -> tuple[int, int]:
-    return (getattr(node, "end_lineno", None) or node.lineno, getattr(node, "end_col_offset", None) or node.col_offset)
+_NAME = frozenset({ast.Name})
+_UNPACKING = frozenset({ast.Tuple, ast.List})
+_NESTED_TARGET = frozenset({ast.Tuple, ast.List, ast.Starred})
+
+
+def _may_rebind(plain: list[ast.Assign], aliased: set[str]) -> bool:
+    """Whether some target of `plain` may bind an `aliased` name: a name target that is one, or an unpacking
+    one holding one or a starred or nested target. (Names are picked by type, not by `getattr(target, "id",
+    None)`: the exception each `x.y = ...` target would raise inside it cost 27 M instructions on tensor2tensor.)"""
+    targets = list(chain.from_iterable(map(attrgetter("targets"), plain)))
+    kinds = list(map(type, targets))
+    if not aliased.isdisjoint(map(attrgetter("id"), compress(targets, map(_NAME.__contains__, kinds)))):
+        return True
+    unpacked = list(chain.from_iterable(map(attrgetter("elts"), compress(targets, map(_UNPACKING.__contains__, kinds)))))
+    if not unpacked:
+        return False
+    kinds = list(map(type, unpacked))
+    if not _NESTED_TARGET.isdisjoint(kinds):
+        return True
+    return not aliased.isdisjoint(map(attrgetter("id"), compress(unpacked, map(_NAME.__contains__, kinds))))
+
+
+def _parameter_names(functions: list[ast.FunctionDef | ast.AsyncFunctionDef]) -> Iterator[str]:
+    """The names of every parameter of `functions` (all kinds), without a Python loop per function."""
+    signatures = list(map(attrgetter("args"), functions))
+    listed = chain.from_iterable(
+        chain.from_iterable(map(attrgetter(field), signatures)) for field in ("posonlyargs", "args", "kwonlyargs")
+    )
+    starred = filter(None, chain(map(attrgetter("vararg"), signatures), map(attrgetter("kwarg"), signatures)))
+    return map(attrgetter("arg"), chain(listed, starred))
+
+
+def _end(node: ast.stmt) -> tuple[int, int]:
+    return (node.end_lineno or node.lineno, node.end_col_offset or node.col_offset)
 
 
 def _bound_names(target: ast.AST) -> list[str]:
@@ -285,10 +394,6 @@ def _bound_names(target: ast.AST) -> list[str]:
     if isinstance(target, ast.Starred):
         return _bound_names(target.value)
     return []
-
-
-def _is_chain_assignment(node: ast.Assign | ast.AnnAssign) -> bool:
-    return node.value is not None and isinstance(node.value, (ast.Name, ast.Attribute))
 
 
 def _targets(node: ast.Assign | ast.AnnAssign) -> list[ast.expr]:

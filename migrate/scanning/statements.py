@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from typing import NamedTuple
 
-from migrate.scanning.aliases import AliasTable, build_alias_table
+from migrate.scanning.aliases import AliasTable, scoped_alias_table
 
 COMPOUND_STATEMENTS = (
     ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, getattr(ast, "TryStar", ast.Try),
@@ -36,48 +36,72 @@ class Statements(NamedTuple):
     """(class, qualname) of every class, nested and local ones too, in source order (as `migrate.report.classes.iter_classes`)."""
     scopes: dict[int, tuple[int, int] | None]
     """id(import or assignment) → (first line, last line) of the enclosing function or class."""
-    rebindings: list[tuple[str | ast.FunctionDef | ast.AsyncFunctionDef, int, int, tuple[int, int] | None]]
-    """Other bindings that may shadow an alias: defs, classes, and (a function node) its parameters."""
+    definitions: list[tuple[str, int, int, tuple[int, int] | None]]
+    """(name, line, column, scope) of the other bindings that may shadow an alias: defs, classes, annotated
+    assignments of something other than a chain."""
+    functions: list[ast.FunctionDef | ast.AsyncFunctionDef]
+    """Every function, nested ones too: its parameters shadow aliases inside it."""
     returns: dict[tuple[int, int], list[ast.Return]]
     """Scope → its `return name.chain` statements (the wrapper-function candidates), in no particular order."""
+    chains: list[ast.Assign | ast.AnnAssign]
+    """The assignments of a name chain (`flags = tf.flags`): the ones that may bind an alias."""
+    plain: list[ast.Assign]
+    """The other `=` assignments (of anything but a chain): they re-bind their targets."""
+    calls: list[ast.Assign]
+    """`name = f()` (a call without arguments): the ones that may bind a wrapper function's module."""
 
 
 def statement_pass(body: list[ast.stmt]) -> Statements:
-    """Imports, assignments, classes and `return chain` statements at any depth, with their scopes."""
-    found = Statements([], [], [], {}, [], {})
-    imports, assignments, classes, scopes, rebindings, returns = found
+    """Imports, assignments, classes and `return chain` statements at any depth, with their scopes.
+
+    The assignments are sorted by what they may bind here, where each is visited anyway, so the alias table
+    (`migrate.scanning.aliases.scoped_alias_table`) and the wrapper results do not loop over all of them again.
+    """
+    found = Statements([], [], [], {}, [], [], {}, [], [], [])
+    imports, assignments, classes, scopes, definitions, functions, returns, chains, plain, calls = found
     pending: list[tuple[list, tuple[int, int] | None, str, bool]] = [(body, None, "", False)]
     Import, ImportFrom, Assign, AnnAssign, Return = ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.Return
     ClassDef, FunctionDef, AsyncFunctionDef, Name, Attribute = ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef, ast.Name, ast.Attribute
+    Call, Constant = ast.Call, ast.Constant
     nested_bodies = _NESTED_BODIES
     while pending:
         statements, scope, prefix, import_fallback = pending.pop()
         for statement in statements:
             kind = type(statement)
-            if kind is Import or kind is ImportFrom:
-                imports.append(statement)
+            if kind is Assign:
+                value = statement.value
+                value_kind = type(value)
+                if value_kind is Name or value_kind is Attribute:
+                    chains.append(statement)
+                elif import_fallback and value_kind is Constant and value.value is None:
+                    continue  # `except ImportError: contrib_layers = None`: the code is written for the import
+                else:
+                    plain.append(statement)
+                    if value_kind is Call and not value.args and not value.keywords:
+                        calls.append(statement)
+                assignments.append(statement)
                 if scope is not None:
                     scopes[id(statement)] = scope
-            elif kind is Assign or kind is AnnAssign:
-                if import_fallback and type(statement.value) is ast.Constant and statement.value.value is None:
-                    continue  # `except ImportError: contrib_layers = None`: the code is written for the import
-                assignments.append(statement)
+            elif kind is Import or kind is ImportFrom:
+                imports.append(statement)
                 if scope is not None:
                     scopes[id(statement)] = scope
             elif kind is Return:
                 value = statement.value
                 if scope is not None and (type(value) is Name or type(value) is Attribute):
                     returns.setdefault(scope, []).append(statement)
-            elif kind is ClassDef or kind is FunctionDef or kind is AsyncFunctionDef:
+            elif kind is FunctionDef or kind is ClassDef or kind is AsyncFunctionDef:
                 inner = (statement.lineno, statement.end_lineno or statement.lineno)
-                rebindings.append((statement.name, inner[1], statement.end_col_offset or 0, scope))
+                definitions.append((statement.name, inner[1], statement.end_col_offset or 0, scope))
                 if kind is ClassDef:
                     qualname = f"{prefix}{statement.name}"
                     classes.append((statement, qualname))
                     pending.append((statement.body, inner, f"{qualname}.", False))
                 else:
-                    rebindings.append((statement, statement.lineno, statement.col_offset, inner))  # its parameters
+                    functions.append(statement)
                     pending.append((statement.body, inner, f"{prefix}{statement.name}.<locals>.", False))
+            elif kind is AnnAssign:
+                _annotated(statement, scope, import_fallback, found)
             else:
                 fields = nested_bodies.get(kind)
                 if fields is not None:
@@ -92,6 +116,21 @@ def statement_pass(body: list[ast.stmt]) -> Statements:
     return found
 
 
+def _annotated(statement: ast.AnnAssign, scope: tuple[int, int] | None, import_fallback: bool, found: Statements) -> None:
+    """`name: T = value` (rare, so out of the hot loop): a chain like `=`'s, or a re-binding of a plain name."""
+    value = statement.value
+    if import_fallback and type(value) is ast.Constant and value.value is None:
+        return
+    found.assignments.append(statement)
+    if scope is not None:
+        found.scopes[id(statement)] = scope
+    if type(value) is ast.Name or type(value) is ast.Attribute:
+        found.chains.append(statement)
+    elif value is not None and type(statement.target) is ast.Name:
+        end = (statement.end_lineno or statement.lineno, statement.end_col_offset or statement.col_offset)
+        found.definitions.append((statement.target.id, *end, scope))
+
+
 def _catches_import_error(clause: ast.AST) -> bool:
     """An `except ImportError:` / `except (ImportError, …):` / `except ModuleNotFoundError:` clause."""
     caught = getattr(clause, "type", None)
@@ -102,6 +141,4 @@ def _catches_import_error(clause: ast.AST) -> bool:
 def file_aliases(tree: ast.Module, package: str = "") -> AliasTable:
     """The alias table of a parsed file, as the report's scan builds it (`migrate fix`'s renames use it too)."""
     statements = statement_pass(tree.body)
-    return build_alias_table(
-        statements.imports, statements.assignments, (), package, statements.scopes, statements.rebindings
-    )
+    return scoped_alias_table(statements.imports, statements, package)
