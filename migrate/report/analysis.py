@@ -204,7 +204,8 @@ def _run_checks(
             if rule.fallback and id(site) not in binding_sites and locate(getattr(site, "lineno", 0)) in covered:
                 continue  # its finding would be dropped (`_drop_covered_fallbacks`); a binding site's folds its uses
             for found, message in check(node, context):
-                key = (found.lineno, found.col_offset, rule.code)
+                line_number, column, code = found.lineno, found.col_offset, rule.code
+                key = (line_number, column, code)
                 if key in seen:
                     continue  # one finding per rule and place (an import is also a reference)
                 seen.add(key)
@@ -213,12 +214,12 @@ def _run_checks(
                     flagged.setdefault(id(site), []).append(index)
                 if id(node) in folded:
                     produced.setdefault(id(node), []).append(index)
-                cell, line = place = locate(found.lineno)
+                cell, line = place = locate(line_number)
                 if rule.fallback:
                     fallback_found = True
                 else:
                     covered.add(place)
-                findings.append(as_finding((path, cell, line, found.col_offset, rule.code, message)))
+                findings.append(as_finding((path, cell, line, column, code, message)))
     if flagged:  # most files flag no binding site (tensor2tensor: 310 of 381), and have nothing to fold
         _fold_uses(result, flagged, produced, uses)
     if fallback_found:

@@ -45,8 +45,14 @@ def _written(qualified: str) -> str | None:
 
 
 def written_entry(reference: Reference, context: FileContext) -> Tf1Name | None:
-    """The TF1-only entry of what the file wrote, if what it wrote is TF1-only."""
-    written = written_name(reference, context)
+    """The TF1-only entry of what the file wrote, if what it wrote is TF1-only. Four rules ask it of each
+    reference to a TF1-only name: one cached look-up per spelling (`_written_entry`)."""
+    return _written_entry(reference.qualified) if reference.qualified is not None else None
+
+
+@lru_cache(maxsize=16384)
+def _written_entry(qualified: str) -> Tf1Name | None:
+    written = _written(qualified)
     return lookup(written) if written is not None else None
 
 
