@@ -191,8 +191,9 @@ def _run_checks(
     produced: dict[int, list[int]] = {}
     """id(Reference) → indexes of its findings, for the references that are uses of a binding (`_fold_uses`)."""
     folded = {id(reference) for _, reference in uses if reference is not None}
-    history = context.aliases.history
-    binding_sites = {id(binding.node) for bindings in history.values() for binding in bindings if binding.node is not None}
+    binding_sites = {id(binding.node) for binding, _ in uses}
+    """The sites of the bindings whose uses `_fold_uses` may fold: only there a finding's index is kept, or a
+    fallback's is worth making on a covered line (elsewhere it would fold nothing, and be dropped)."""
     seen: set[tuple[int, int, str]] = set()
     covered: set[tuple[int | None, int]] = set()
     """(cell, line) of the findings of rules that are not fallbacks, so far."""
