@@ -173,9 +173,10 @@ def _bindings(
                 statements.scopes[id(synthetic)] = statements.scopes[id(assignment)]
         replaced = {id(assignment) for _, assignment in module_bindings}
         assignments = [assignment for assignment in assignments if id(assignment) not in replaced]
-        plain = [assignment for assignment in statements.plain if id(assignment) not in replaced]
+        kept = [(node, scope) for node, scope in zip(statements.plain, statements.plain_scopes) if id(node) not in replaced]
         aliases = scoped_alias_table(
-            [*imports, *(synthetic for synthetic, _ in module_bindings)], statements._replace(plain=plain), package
+            [*imports, *(synthetic for synthetic, _ in module_bindings)],
+            statements._replace(plain=[node for node, _ in kept], plain_scopes=[scope for _, scope in kept]), package,
         )
     result.exports = dict(aliases.bindings)
     return aliases, FileContext(tree, aliases, assignments, hook_map, text), known

@@ -216,6 +216,8 @@ class BindingStatements(Protocol):
     @property
     def plain(self) -> list[ast.Assign]: ...
     @property
+    def plain_scopes(self) -> list[Scope]: ...
+    @property
     def definitions(self) -> list[tuple[str, int, int, Scope]]: ...
     @property
     def functions(self) -> list[ast.FunctionDef | ast.AsyncFunctionDef]: ...
@@ -225,6 +227,7 @@ class _Sorted(NamedTuple):
     scopes: dict[int, Scope]
     chains: list[ast.Assign | ast.AnnAssign]
     plain: list[ast.Assign]
+    plain_scopes: list[Scope]
     definitions: list[tuple[str, int, int, Scope]]
     functions: list[ast.FunctionDef | ast.AsyncFunctionDef]
 
@@ -248,7 +251,7 @@ def build_alias_table(
             plain.append(node)
         elif value is not None and type(node.target) is ast.Name:
             definitions.append((node.target.id, *_end(node), None))
-    table = scoped_alias_table(imports, _Sorted({}, chains, plain, definitions, []), package)
+    table = scoped_alias_table(imports, _Sorted({}, chains, plain, [None] * len(plain), definitions, []), package)
     table.forget(shadowing_names)
     return table
 
@@ -328,13 +331,13 @@ def _rebinding_events(statements: BindingStatements, aliased: set[str]) -> list[
     `set.isdisjoint`; tensor2tensor's 24,600 plain assignments and 6,600 functions) and walked in Python only
     when it does."""
     events: list[tuple[tuple[int, int], int, object]] = []
-    plain, scopes = statements.plain, statements.scopes
+    plain = statements.plain
     if plain and _may_rebind(plain, aliased):
-        for node in plain:
+        for node, scope in zip(plain, statements.plain_scopes):
             for target in node.targets:
                 for name in _bound_names(target):
                     if name in aliased:
-                        events.append((_end(node), 2, (name, scopes.get(id(node)))))
+                        events.append((_end(node), 2, (name, scope)))
     definitions = statements.definitions
     if not aliased.isdisjoint(map(itemgetter(0), definitions)):
         events += [((line, column), 2, (name, scope)) for name, line, column, scope in definitions if name in aliased]
