@@ -163,7 +163,7 @@ def _bindings(
     if tf_import is not None:
         imports = [*imports, tf_import]
     aliases = scoped_alias_table(imports, statements, package)
-    result.wrappers = wrapper_functions(tree, aliases, statements.returns)
+    result.wrappers = wrapper_functions(aliases, statements.returns)
     known = KnownWrappers({f"{result.module}.{name}": target for name, target in result.wrappers.items()}, wrappers)
     module_bindings = wrapper_results(statements.calls, aliases, result, known)
     assignments = statements.assignments

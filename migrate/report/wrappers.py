@@ -41,23 +41,19 @@ class KnownWrappers:
         return found
 
 
-def wrapper_functions(
-    tree: ast.Module, aliases: AliasTable, returns: Mapping[tuple[int, int], list[ast.Return]]
-) -> dict[str, str]:
+def wrapper_functions(aliases: AliasTable, returns: Mapping[ast.FunctionDef, list[ast.Return]]) -> dict[str, str]:
     """Top-level functions that return a TensorFlow module (`def slim(): from tensorflow.contrib
     import slim; return slim`): name → the module's qualified name.
 
     Any `return` of the function counts, nested functions and classes excluded
-    (`returns`, from the statement pre-pass): a wrapper may return the TF1
+    (`returns`, from the statement pre-pass: only the functions that have such a `return` are looked at,
+    in source order, not every statement of the module): a wrapper may return the TF1
     module on one path only (tensor2tensor's `def opt(): if not is_tf2: from
     tensorflow.contrib import opt; return opt` then `return DummyModule(...)`),
     and that path is the one the TF1 code runs. The first one in source order wins.
     """
     wrappers = {}
-    for node in tree.body:
-        if type(node) is not ast.FunctionDef or not node.body:
-            continue
-        candidates = returns.get((node.lineno, node.end_lineno or node.lineno), ())
+    for node, candidates in sorted(returns.items(), key=_function_position) if len(returns) > 1 else returns.items():
         for returned in sorted(candidates, key=_position) if len(candidates) > 1 else candidates:
             parts = dotted_parts(returned.value) if returned.value is not None else None
             if parts is None:
@@ -109,6 +105,10 @@ def _called_name(func: ast.expr, aliases: AliasTable, result: FileResult) -> str
 
 def _position(node: ast.stmt) -> tuple[int, int]:
     return node.lineno, node.col_offset
+
+
+def _function_position(item: tuple[ast.FunctionDef, list[ast.Return]]) -> tuple[int, int]:
+    return _position(item[0])
 
 
 def wrapper_references(on_calls: list, aliases: AliasTable, result: FileResult, wrappers: WrapperSource) -> list:

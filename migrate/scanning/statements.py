@@ -44,8 +44,9 @@ class Statements(NamedTuple):
     assignments of something other than a chain."""
     functions: list[ast.FunctionDef | ast.AsyncFunctionDef]
     """Every function, nested ones too: its parameters shadow aliases inside it."""
-    returns: dict[tuple[int, int], list[ast.Return]]
-    """Scope → its `return name.chain` statements (the wrapper-function candidates), in no particular order."""
+    returns: dict[ast.FunctionDef, list[ast.Return]]
+    """Function of the module's body → its `return name.chain` statements, nested functions and classes excluded
+    (the wrapper-function candidates, `migrate.report.wrappers`), in no particular order."""
     chains: list[ast.Assign | ast.AnnAssign]
     """The assignments of a name chain (`flags = tf.flags`): the ones that may bind an alias."""
     plain: list[ast.Assign]
@@ -69,6 +70,8 @@ def statement_pass(body: list[ast.stmt]) -> Statements:
     ClassDef, FunctionDef, AsyncFunctionDef, Name, Attribute = ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef, ast.Name, ast.Attribute
     Call, Constant, Expr = ast.Call, ast.Constant, ast.Expr
     nested_bodies = _NESTED_BODIES
+    top_level: dict[tuple[int, int], ast.FunctionDef] = {}
+    """Scope → the function of the module's body it is (whose returns are kept)."""
     while pending:
         statements, scope, prefix, import_fallback = pending.pop()
         for statement in statements:
@@ -102,10 +105,14 @@ def statement_pass(body: list[ast.stmt]) -> Statements:
                 else:
                     functions.append(statement)
                     pending.append((statement.body, inner, f"{prefix}{statement.name}.<locals>.", False))
+                    if statements is body and kind is FunctionDef:
+                        top_level[inner] = statement
             elif kind is Return:
                 value = statement.value
                 if scope is not None and (type(value) is Name or type(value) is Attribute):
-                    returns.setdefault(scope, []).append(statement)
+                    owner = top_level.get(scope)
+                    if owner is not None:
+                        returns.setdefault(owner, []).append(statement)
             elif kind is Import or kind is ImportFrom:
                 imports.append(statement)
                 if scope is not None:
