@@ -122,15 +122,25 @@ def statement_pass(body: list[ast.stmt]) -> Statements:
             else:
                 fields = nested_bodies.get(kind)
                 if fields is not None:
-                    for field, clauses in fields:
-                        value = getattr(statement, field)
-                        if clauses:
-                            pending.extend((clause.body, scope, prefix, _catches_import_error(clause)) for clause in value)
-                        elif value:
-                            pending.append((value, scope, prefix, import_fallback))
+                    _push_nested(statement, fields, (scope, prefix, import_fallback), pending)
     if len(classes) > 1:
         classes.sort(key=lambda item: (item[0].lineno, item[0].col_offset))
     return found
+
+
+def _push_nested(
+    statement: ast.stmt, fields: tuple[tuple[str, bool], ...], context: tuple[tuple[int, int] | None, str, bool],
+    pending: list[tuple[list, tuple[int, int] | None, str, bool]],
+) -> None:
+    """The statement lists a compound statement holds (`_NESTED_BODIES`), onto `statement_pass`'s stack in the
+    (scope, qualname prefix, import fallback) `context` it is in; an `except ImportError:` clause's body is a fallback."""
+    scope, prefix, import_fallback = context
+    for field, clauses in fields:
+        value = getattr(statement, field)
+        if clauses:
+            pending.extend((clause.body, scope, prefix, _catches_import_error(clause)) for clause in value)
+        elif value:
+            pending.append((value, scope, prefix, import_fallback))
 
 
 def _annotated(statement: ast.AnnAssign, scope: tuple[int, int] | None, import_fallback: bool, found: Statements) -> None:
